@@ -1,0 +1,82 @@
+# Helpers to register DART tests with CTest.
+#
+# dart_add_unit_test(<name> SOURCES <files...>)
+#   Plain executable without MPI (tests of pure internals); test "unit.<name>".
+#
+# dart_add_mpi_test(<name> SOURCES <files...> [UNITS n...] [SIMNODE]
+#                   [TIMEOUT s] [ENV VAR=VAL...] [ARGS a...])
+#   Executable linked against libdart-mpi, run with mpiexec at every unit
+#   count in UNITS (default 1 2 3 4) as "mpi.<name>.np<n>". With SIMNODE it
+#   also runs at n >= 2 with DART_SIM_NODE_SIZE=1 ("mpi.<name>.sim1.np<n>"),
+#   so every remote access takes the MPI RMA path.
+
+set(DART_TEST_TIMEOUT 120 CACHE STRING "Default per-test timeout in seconds")
+set(DART_TEST_UNITS "1;2;3;4" CACHE STRING "Unit counts every MPI test runs at")
+
+execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version
+                OUTPUT_VARIABLE _dart_mpiexec_version ERROR_VARIABLE _dart_mpiexec_version)
+set(DART_MPIEXEC_FLAGS "")
+set(DART_MPIEXEC_ENV "")
+if(_dart_mpiexec_version MATCHES "Open MPI|OpenRTE")
+  set(DART_MPI_FLAVOUR "openmpi")
+  # Ranks may outnumber cores on CI machines; running as root is common in CI.
+  set(DART_MPIEXEC_FLAGS --oversubscribe)
+  set(DART_MPIEXEC_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+                       OMPI_MCA_btl_vader_single_copy_mechanism=none)
+else()
+  set(DART_MPI_FLAVOUR "mpich")
+endif()
+message(STATUS "DART tests: MPI flavour ${DART_MPI_FLAVOUR}")
+
+add_library(dart-test-util INTERFACE)
+target_include_directories(dart-test-util INTERFACE ${CMAKE_SOURCE_DIR}/tests/common)
+target_compile_options(dart-test-util INTERFACE ${DART_WARN_FLAGS})
+
+function(dart_add_unit_test name)
+  cmake_parse_arguments(T "" "TIMEOUT" "SOURCES;LIBS" ${ARGN})
+  set(exe unit_${name})
+  add_executable(${exe} ${T_SOURCES})
+  target_include_directories(${exe} PRIVATE ${CMAKE_SOURCE_DIR}/src ${DART_PUBLIC_INCLUDE_DIR})
+  target_compile_definitions(${exe} PRIVATE _GNU_SOURCE)
+  target_link_libraries(${exe} PRIVATE dart-test-util ${T_LIBS})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 60)
+  endif()
+  add_test(NAME unit.${name} COMMAND ${exe})
+  set_tests_properties(unit.${name} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "nompi")
+endfunction()
+
+function(dart_add_mpi_test name)
+  cmake_parse_arguments(T "SIMNODE" "TIMEOUT" "SOURCES;UNITS;ENV;ARGS;LIBS" ${ARGN})
+  set(exe test_${name})
+  add_executable(${exe} ${T_SOURCES})
+  target_link_libraries(${exe} PRIVATE dart-mpi dart-test-util ${T_LIBS})
+  if(NOT T_UNITS)
+    set(T_UNITS ${DART_TEST_UNITS})
+  endif()
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT ${DART_TEST_TIMEOUT})
+  endif()
+  foreach(n ${T_UNITS})
+    set(modes "real")
+    if(T_SIMNODE AND n GREATER 1)
+      list(APPEND modes "sim1")
+    endif()
+    foreach(mode ${modes})
+      if(mode STREQUAL "real")
+        set(tname mpi.${name}.np${n})
+        set(env ${DART_MPIEXEC_ENV} ${T_ENV})
+      else()
+        set(tname mpi.${name}.sim1.np${n})
+        set(env ${DART_MPIEXEC_ENV} DART_SIM_NODE_SIZE=1 ${T_ENV})
+      endif()
+      add_test(NAME ${tname}
+               COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${n}
+                       ${DART_MPIEXEC_FLAGS} ${MPIEXEC_PREFLAGS}
+                       $<TARGET_FILE:${exe}> ${MPIEXEC_POSTFLAGS} ${T_ARGS})
+      set_tests_properties(${tname} PROPERTIES TIMEOUT ${T_TIMEOUT}
+                           ENVIRONMENT "${env}" LABELS "mpi;np${n};${mode}"
+                           PROCESSORS 1)
+    endforeach()
+  endforeach()
+endfunction()

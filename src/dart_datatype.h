@@ -1,0 +1,72 @@
+/* Internal: DART datatypes (basic and derived), their MPI mapping, and ops. */
+#ifndef DART__DATATYPE_H
+#define DART__DATATYPE_H
+
+#include <dash/dart/if/dart_types.h>
+#include <mpi.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "dart_log.h"
+
+typedef enum {
+  DART__TYPE_BASIC = 0,
+  DART__TYPE_STRIDED,
+  DART__TYPE_INDEXED,
+  DART__TYPE_CUSTOM
+} dart__type_kind_t;
+
+/*
+ * Descriptor of a datatype. Basic types live in a static table; derived
+ * types in a registry whose handles encode a slot index and a generation,
+ * so a destroyed or forged handle is detected in O(1).
+ */
+typedef struct dart__type {
+  dart__type_kind_t kind;
+  dart_datatype_t base;    /* basic element type (BYTE for custom types)    */
+  size_t base_size;        /* bytes per basic element (custom: num_bytes)   */
+  size_t num_elem;         /* basic elements per instance of the pattern:
+                              basic/custom 1, strided blocklen, indexed sum */
+  size_t extent_elem;      /* span of one instance in basic elements:
+                              strided stride, indexed max(offset+len)       */
+  size_t stride, blocklen; /* strided                                      */
+  size_t count;            /* indexed: number of blocks                     */
+  size_t *blocklens;       /* indexed: [count]                              */
+  size_t *offsets;         /* indexed: [count]                              */
+  MPI_Datatype mpi_elem;   /* MPI type of one basic element (cached)       */
+  MPI_Datatype mpi_inst;   /* MPI type of one instance (committed, cached) */
+} dart__type_t;
+
+/* Returns the descriptor, or NULL for DART_TYPE_UNDEFINED/LAST, unknown or
+ * destroyed handles. O(1), no logging. */
+DART__HIDDEN const dart__type_t *dart__type_get(dart_datatype_t t);
+
+/* Same, logging "func: invalid datatype N" when the handle is bad. */
+DART__HIDDEN const dart__type_t *dart__type_lookup(const char *func,
+                                                   dart_datatype_t t);
+
+static inline bool dart__type_is_contiguous(const dart__type_t *t)
+{
+  return t->kind == DART__TYPE_BASIC || t->kind == DART__TYPE_CUSTOM;
+}
+
+/* Size in bytes of a basic type (0 if not basic). */
+DART__HIDDEN size_t dart__basic_size(dart_datatype_t t);
+
+/*
+ * Ops. dart__op_mpi returns the MPI op for a predefined operation valid in
+ * the given context (MPI_OP_NULL if not valid for that type). User ops
+ * (from dart_op_create) are resolved by dart__op_user.
+ */
+typedef struct dart__user_op {
+  dart_operator_t fn;
+  void *userdata;
+  bool commute;
+  dart_datatype_t dtype;
+  MPI_Op mpi_op;
+} dart__user_op_t;
+
+DART__HIDDEN MPI_Op dart__op_mpi(dart_operation_t op, dart_datatype_t basic);
+DART__HIDDEN const dart__user_op_t *dart__op_user(dart_operation_t op);
+
+#endif /* DART__DATATYPE_H */

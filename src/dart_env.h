@@ -1,0 +1,73 @@
+/* Internal: the single table of DART_* environment variables. */
+#ifndef DART__ENV_H
+#define DART__ENV_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "dart_log.h"
+
+/* Value kinds of environment variables. */
+typedef enum {
+  DART__ENV_BOOL,  /* 0/1, yes/no, on/off, true/false                 */
+  DART__ENV_INT,   /* decimal integer                                  */
+  DART__ENV_SIZE,  /* bytes, optional suffix K, M, G (powers of 1024)  */
+  DART__ENV_STR,   /* free text or one of the documented keywords      */
+} dart__env_kind_t;
+
+/*
+ * X(NAME, kind, ctype, field, default-string, meaning)
+ *
+ * NAME is the full variable name. This table drives parsing, the
+ * DART_VERBOSE printout at init and docs/env.md (checked by a test).
+ * Add a row here to add a knob; nothing else needs to change.
+ */
+#define DART__ENV_TABLE(X)                                                     \
+  X(DART_LOG_LEVEL, DART__ENV_STR, const char *, log_level, "WARN",            \
+    "Log threshold: ERROR, WARN, INFO, DEBUG or TRACE (a DART_LOGLEVEL_ "      \
+    "prefix is accepted). Every line is prefixed with the unit id.")           \
+  X(DART_VERBOSE, DART__ENV_BOOL, int, verbose, "0",                           \
+    "Print the effective value of every variable in this table on unit 0 "     \
+    "during dart_init.")                                                       \
+  X(DART_SIM_NODE_SIZE, DART__ENV_INT, long, sim_node_size, "0",               \
+    "Simulate nodes of k consecutive units (never spanning a real node). "     \
+    "1 puts every unit on its own node, so all remote traffic takes the MPI "  \
+    "RMA path. 0 uses the real shared-memory node detection.")                 \
+  X(DART_LOCAL_POOL_SIZE, DART__ENV_SIZE, size_t, local_pool_size, "256M",     \
+    "Size per unit of the pool behind dart_memalloc (rounded up to a power "   \
+    "of two). Pages are only backed by memory when touched.")                  \
+  X(DART_SPIN_COUNT, DART__ENV_INT, long, spin_count, "200",                   \
+    "Polls of a pending MPI request or lock flag before a waiting unit "       \
+    "starts yielding its core (sched_yield, then short sleeps).")              \
+  X(DART_PROGRESS, DART__ENV_STR, const char *, progress, "auto",              \
+    "Asynchronous progress for the RMA path: auto, thread or none.")           \
+  X(DART_PROGRESS_INTERVAL_US, DART__ENV_INT, long, progress_interval_us,      \
+    "200", "Sleep between two polls of the DART progress thread, in "          \
+    "microseconds.")                                                           \
+  X(DART_LOCK_TAIL, DART__ENV_STR, const char *, lock_tail, "spread",          \
+    "Placement of MCS lock tails: spread (round-robin over the team's units) " \
+    "or unit0 (all on team unit 0, as in the original paper).")                \
+  X(DART_USE_HWLOC, DART__ENV_BOOL, int, use_hwloc, "1",                       \
+    "Use hwloc for hardware locality when DART was built with it; 0 forces "  \
+    "the /proc and /sys fallback.")                                            \
+  X(DASH_MAX_SHMEM_MBPS, DART__ENV_INT, long, max_shmem_mbps, "1235",          \
+    "Value reported in dart_hwinfo_t.max_shmem_mbps (name kept for DASH "      \
+    "compatibility).")
+
+#define DART__ENV_FIELD(NAME, kind, ctype, field, def, doc) ctype field;
+typedef struct {
+  DART__ENV_TABLE(DART__ENV_FIELD)
+} dart__env_t;
+#undef DART__ENV_FIELD
+
+/* Effective configuration, filled by dart__env_load() in dart_init. */
+extern dart__env_t dart__env DART__HIDDEN;
+
+/* Parses all variables. Returns 0 or -1 (bad value, logged; default kept). */
+DART__HIDDEN int dart__env_load(void);
+/* Prints "NAME = value (default ...)" for every variable. */
+DART__HIDDEN void dart__env_print(FILE *out);
+/* Writes the Markdown reference (docs/env.md). */
+DART__HIDDEN void dart__env_write_markdown(FILE *out);
+
+#endif /* DART__ENV_H */

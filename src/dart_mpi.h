@@ -1,0 +1,75 @@
+/* Internal: process-wide state, MPI error checking and yielding waits. */
+#ifndef DART__MPI_H
+#define DART__MPI_H
+
+#include <mpi.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dart_env.h"
+#include "dart_log.h"
+
+/* Process-wide runtime state. */
+typedef struct {
+  bool initialized;  /* between successful dart_init* and dart_exit       */
+  bool mpi_owned;    /* DART called MPI_Init and must finalize it          */
+  int thread_level;  /* MPI thread level actually provided                 */
+  bool multithreaded;/* DART_THREAD_MULTIPLE granted to the user           */
+  int myid;          /* global unit id                                     */
+  int size;          /* number of units in DART_TEAM_ALL                   */
+  MPI_Comm comm;     /* private duplicate of MPI_COMM_WORLD                */
+  /* Node topology, honouring DART_SIM_NODE_SIZE: node index of every
+   * global unit (nodes numbered by their lowest global unit), and count. */
+  int *node_of_unit;
+  int num_nodes;
+  bool is_openmpi;   /* library reports itself as Open MPI                 */
+} dart__global_t;
+
+extern dart__global_t dart__g DART__HIDDEN;
+
+/* Logs one line for a failed MPI call: function, call text, MPI message. */
+DART__HIDDEN void dart__mpi_log_error(const char *func, const char *call,
+                                      int rc);
+
+/* Evaluate an MPI call; on failure log it and return DART_ERR_OTHER. */
+#define DART__MPI(call)                                                        \
+  do {                                                                         \
+    int dart_mpi_rc_ = (call);                                                 \
+    if (__builtin_expect(dart_mpi_rc_ != MPI_SUCCESS, 0)) {                    \
+      dart__mpi_log_error(__func__, #call, dart_mpi_rc_);                      \
+      return DART_ERR_OTHER;                                                   \
+    }                                                                          \
+  } while (0)
+
+/* Same, but jumps to a cleanup label after setting ret = DART_ERR_OTHER. */
+#define DART__MPI_GOTO(call, ret, label)                                       \
+  do {                                                                         \
+    int dart_mpi_rc_ = (call);                                                 \
+    if (__builtin_expect(dart_mpi_rc_ != MPI_SUCCESS, 0)) {                    \
+      dart__mpi_log_error(__func__, #call, dart_mpi_rc_);                      \
+      (ret) = DART_ERR_OTHER;                                                  \
+      goto label;                                                              \
+    }                                                                          \
+  } while (0)
+
+/* Refuse calls before dart_init / after dart_exit. */
+#define DART__CHECK_INIT()                                                     \
+  DART__CHECK(dart__g.initialized, DART_ERR_NOTINIT,                           \
+              "DART is not initialized (call dart_init first)")
+
+/*
+ * Waits for an MPI request without monopolising a core: polls
+ * DART_SPIN_COUNT times, then yields the CPU between polls, then sleeps a
+ * few microseconds between polls. Returns an MPI error code.
+ */
+DART__HIDDEN int dart__mpi_wait(MPI_Request *req);
+DART__HIDDEN int dart__mpi_waitall(int n, MPI_Request *reqs);
+
+/*
+ * Backoff step for any DART wait loop: call with an increasing iteration
+ * counter. Spins for the first DART_SPIN_COUNT iterations, then yields,
+ * then sleeps briefly.
+ */
+DART__HIDDEN void dart__backoff(uint64_t iteration);
+
+#endif /* DART__MPI_H */

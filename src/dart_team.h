@@ -1,0 +1,89 @@
+/* Internal: teams and the O(1) team table. */
+#ifndef DART__TEAM_H
+#define DART__TEAM_H
+
+#include <dash/dart/if/dart_team_group.h>
+
+#include "dart_mpi.h"
+
+struct dart__segtable;   /* globmem: segments of the team          */
+struct dart__locality;   /* locality: unit records + domain tree   */
+struct dart__lock_list;  /* locks: locks registered on the team    */
+
+typedef struct dart__team {
+  dart_team_t id;
+  MPI_Comm comm;        /* team communicator; rank == team unit id      */
+  int size;             /* number of team units                         */
+  int myid;             /* caller's team unit id                        */
+  int32_t *l2g;         /* [size] global id of each team unit (ascending) */
+  int32_t *g2l;         /* [dart__g.size] team id of each global unit or -1 */
+
+  /* Node view of the team (follows DART_SIM_NODE_SIZE). */
+  MPI_Comm node_comm;   /* team units on the caller's node              */
+  int node_size;        /* size of node_comm                            */
+  int node_rank;        /* caller's rank in node_comm                   */
+  int num_nodes;        /* distinct nodes spanned by the team           */
+  int *unit_node;       /* [size] node index (global numbering)         */
+  int *unit_node_rank;  /* [size] rank of the unit in its node's comm   */
+  bool single_node;     /* every team unit is on the caller's node      */
+
+  /* Per-module state, owned and released by the modules themselves. */
+  struct dart__segtable *segs;
+  struct dart__locality *locality;
+  struct dart__lock_list *locks;
+} dart__team_t;
+
+/* Largest valid team id (team ids are int16_t and non-negative). */
+#define DART__TEAM_ID_MAX INT16_MAX
+
+/* O(1) lookup table: team id -> team (NULL if the caller is not a member). */
+extern dart__team_t *dart__team_table[DART__TEAM_ID_MAX + 1] DART__HIDDEN;
+
+/* Returns the team or NULL (no logging; hot path). */
+static inline dart__team_t *dart__team_get(dart_team_t id)
+{
+  if (__builtin_expect(id < 0, 0)) return NULL;
+  return dart__team_table[id];
+}
+
+/*
+ * Looks up a team for a public function: logs "func: invalid team id N"
+ * and returns NULL for DART_TEAM_NULL, negative ids and unknown teams.
+ */
+DART__HIDDEN dart__team_t *dart__team_lookup(const char *func, dart_team_t id);
+
+#define DART__TEAM_OR_RETURN(var, teamid)                                      \
+  dart__team_t *var = dart__team_lookup(__func__, (teamid));                   \
+  if (var == NULL) return DART_ERR_INVAL
+
+/* Is team unit u of team t on the caller's node? */
+static inline bool dart__team_unit_is_local_node(const dart__team_t *t, int u)
+{
+  return t->unit_node[u] == t->unit_node[t->myid];
+}
+
+/* Init/teardown of DART_TEAM_ALL and the team table (called by dart_init). */
+DART__HIDDEN dart_ret_t dart__teams_init(void);
+DART__HIDDEN dart_ret_t dart__teams_fini(void);
+
+/*
+ * Module hooks run on every team at creation (after the communicators
+ * exist) and at destruction (before they are freed), collectively.
+ * Implemented by the global-memory, lock and locality modules.
+ */
+DART__HIDDEN dart_ret_t dart__globmem_team_init(dart__team_t *team);
+DART__HIDDEN dart_ret_t dart__globmem_team_fini(dart__team_t *team);
+DART__HIDDEN void dart__locks_team_fini(dart__team_t *team);
+DART__HIDDEN void dart__locality_team_fini(dart__team_t *team);
+
+/* Subsystem init/fini hooks called from dart_init / dart_exit, in order. */
+DART__HIDDEN dart_ret_t dart__types_init(void);
+DART__HIDDEN void dart__types_fini(void);
+DART__HIDDEN dart_ret_t dart__globmem_init(void);  /* after teams_init */
+DART__HIDDEN void dart__globmem_fini(void);
+DART__HIDDEN dart_ret_t dart__locality_init(void); /* team ALL locality */
+DART__HIDDEN void dart__locality_fini(void);
+DART__HIDDEN dart_ret_t dart__progress_init(void);
+DART__HIDDEN void dart__progress_fini(void);
+
+#endif /* DART__TEAM_H */
