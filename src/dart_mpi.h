@@ -41,6 +41,15 @@ DART__HIDDEN void dart__mpi_log_error(const char *func, const char *call,
     }                                                                          \
   } while (0)
 
+/* For cleanup paths that must go on: log a failed MPI call, continue. */
+#define DART__MPI_LOG(call)                                                    \
+  do {                                                                         \
+    int dart_mpi_rc_ = (call);                                                 \
+    if (__builtin_expect(dart_mpi_rc_ != MPI_SUCCESS, 0)) {                    \
+      dart__mpi_log_error(__func__, #call, dart_mpi_rc_);                      \
+    }                                                                          \
+  } while (0)
+
 /* Same, but jumps to a cleanup label after setting ret = DART_ERR_OTHER. */
 #define DART__MPI_GOTO(call, ret, label)                                       \
   do {                                                                         \

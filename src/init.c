@@ -106,8 +106,8 @@ static dart_ret_t dart__stop_subsystems(int stage)
 
 static void dart__mpi_stop(void)
 {
-  if (dart__g.comm != MPI_COMM_NULL) MPI_Comm_free(&dart__g.comm);
-  if (dart__g.mpi_owned) MPI_Finalize();
+  if (dart__g.comm != MPI_COMM_NULL) DART__MPI_LOG(MPI_Comm_free(&dart__g.comm));
+  if (dart__g.mpi_owned) DART__MPI_LOG(MPI_Finalize());
   dart__g.mpi_owned = false;
   dart__g.myid = -1;
   dart__g.size = 0;

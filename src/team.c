@@ -28,8 +28,8 @@ dart__team_t *dart__team_lookup(const char *func, dart_team_t id)
 static void dart__team_free(dart__team_t *t)
 {
   if (t == NULL) return;
-  if (t->node_comm != MPI_COMM_NULL) MPI_Comm_free(&t->node_comm);
-  if (t->comm != MPI_COMM_NULL) MPI_Comm_free(&t->comm);
+  if (t->node_comm != MPI_COMM_NULL) DART__MPI_LOG(MPI_Comm_free(&t->node_comm));
+  if (t->comm != MPI_COMM_NULL) DART__MPI_LOG(MPI_Comm_free(&t->comm));
   free(t->l2g);
   free(t->g2l);
   free(t->unit_node);

@@ -81,7 +81,7 @@ dart_ret_t dart__topology_init(void)
                         &dart__g.num_nodes);
 out:
   free(keys);
-  if (real != MPI_COMM_NULL) MPI_Comm_free(&real);
+  if (real != MPI_COMM_NULL) DART__MPI_LOG(MPI_Comm_free(&real));
   return ret;
 }
 
