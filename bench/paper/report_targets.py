@@ -1,0 +1,170 @@
+"""report_targets.py - the performance targets of the DART project, each
+evaluated from one benchmark run as a ratio of two variants measured in the
+same process, and the analysis shown when a target is missed.
+
+Limits are the project's targets (issues 4 and 7); they are never relaxed
+here. TARGET_NOTES holds the measured reasons for targets that this machine
+misses (filled in from the analysis recorded in docs/benchmarks.md)."""
+import statistics
+
+KIB = 1024
+
+# Measured explanations, shown only next to a missed target.
+TARGET_NOTES = {}
+
+
+def _t(idx, op, size, variant):
+    r = idx.get((op, size, variant))
+    return None if r is None else r["median_us"]
+
+
+def _ratio_target(tid, name, num, den, limit, evidence, higher_is_better=False):
+    if num is None or den is None or den <= 0:
+        return {"id": tid, "name": name, "measured": "-", "met": None,
+                "limit": limit[0], "evidence": "variant missing in this run"}
+    r = num / den
+    met = r >= limit[1] if higher_is_better else r <= limit[1]
+    return {"id": tid, "name": name, "measured": "%.2f" % r, "met": met,
+            "limit": limit[0], "evidence": evidence}
+
+
+def shm_targets(res):
+    idx = res.rma("shm")
+    out = []
+    for tid, op, label in (("put8", "put_blocking", "blocking 8 B put"),
+                           ("get8", "get_blocking", "blocking 8 B get"),
+                           ("burst8", "put_bw", "burst of 8 B puts + flush"),
+                           ("fop8", "fetch_add8", "8 B fetch_and_op")):
+        d, m = _t(idx, op, 8, "dart"), _t(idx, op, 8, "memcpy")
+        floor = "CPU atomic" if op == "fetch_add8" else "memcpy+fence"
+        ev = "DART %s us, %s %s us per operation" % (
+            "-" if d is None else "%.4f" % d, floor,
+            "-" if m is None else "%.4f" % m)
+        out.append(_ratio_target(tid, "%s / %s (on-node)" % (label, floor),
+                                 d, m, ("<= 2.00", 2.0), ev))
+    for tid, op in (("bw_put", "put_bw"), ("bw_get", "get_bw")):
+        out.append(_bandwidth_target(idx, tid, op))
+    return out
+
+
+def _bandwidth_target(idx, tid, op):
+    name = "%s bandwidth / memcpy bandwidth, every size >= 64 KiB" % op[:3]
+    fr = []
+    for (o, s, v), r in idx.items():
+        if o == op and v == "dart" and s >= 64 * KIB and (o, s, "memcpy") in idx:
+            fr.append((idx[(o, s, "memcpy")]["median_us"] / r["median_us"], s))
+    if not fr:
+        return {"id": tid, "name": name, "measured": "-", "met": None,
+                "limit": ">= 0.90", "evidence": "variant missing in this run"}
+    worst = min(fr)
+    ev = "worst at %d KiB; per size: %s" % (worst[1] // KIB, ", ".join(
+        "%d KiB %.2f" % (s // KIB, f) for f, s in sorted(fr, key=lambda x: x[1])))
+    return {"id": tid, "name": name, "measured": "%.2f (worst)" % worst[0],
+            "met": worst[0] >= 0.90, "limit": ">= 0.90", "evidence": ev}
+
+
+def rma_targets(res):
+    """Overhead of DART on the RMA path: the paper's constant c (mean of
+    t_DART - t_MPI over all sizes) relative to the median raw-MPI time of
+    messages up to 1 KiB (where a constant overhead weighs most)."""
+    idx = res.rma("rma")
+    out = []
+    for op, lim in (("put_blocking", 0.05), ("get_blocking", 0.05),
+                    ("put_nb_init", 0.10), ("get_nb_init", 0.10)):
+        name = "RMA path %s overhead vs raw MPI" % op
+        sizes = sorted(s for (o, s, v) in idx if o == op and v == "dart"
+                       and (o, s, "mpi") in idx)
+        if len(sizes) < 2:
+            out.append({"id": "rma_" + op, "name": name, "measured": "-",
+                        "met": None, "limit": "<= %d%%" % (lim * 100),
+                        "evidence": "variant missing in this run"})
+            continue
+        diffs = [_t(idx, op, s, "dart") - _t(idx, op, s, "mpi") for s in sizes]
+        c = statistics.fmean(diffs)
+        base = statistics.median(_t(idx, op, s, "mpi") for s in sizes if s <= KIB)
+        rel = c / base
+        ev = "c = %+.4f us over %d sizes, raw MPI %.4f us (median <= 1 KiB); " \
+             "per-size DART/MPI %s" % (c, len(sizes), base, ", ".join(
+                 "%.2f" % (_t(idx, op, s, "dart") / _t(idx, op, s, "mpi"))
+                 for s in sizes))
+        out.append({"id": "rma_" + op, "name": name,
+                    "measured": "%+.1f%%" % (100 * rel), "met": rel <= lim,
+                    "limit": "<= %d%%" % (lim * 100), "evidence": ev})
+    return out
+
+
+def gups_targets(res):
+    rows = [r for k in res.data if k.startswith("gups_np") for r in res.rows(k)]
+    by = {(r["units"], r["variant"]): r for r in rows}
+    d, s, m = by.get((4, "dart")), by.get((4, "shmem")), by.get((4, "mpi"))
+
+    def g(r):
+        return None if r is None else r["gups"]
+    ev = "GUPS at 4 units: DART %s, OpenSHMEM %s, MPI %s" % tuple(
+        "-" if x is None else "%.4f" % x["gups"] for x in (d, s, m))
+    out = [_ratio_target("gups_shmem", "GUPS DART / OpenSHMEM, 4 units",
+                         g(d), g(s), (">= 1.00", 1.0), ev, True),
+           _ratio_target("gups_mpi", "GUPS DART / MPI RMA, 4 units",
+                         g(d), g(m), (">= 3.00", 3.0), ev, True)]
+    bad = ["%s@%d: %d" % (r["variant"], r["units"], r["errors"]) for r in rows
+           if r["errors"] > 0.01 * r["table_words"]]
+    out.append({"id": "gups_verify", "name": "RandomAccess verification "
+                "(every version, every unit count)", "limit": "<= 1% wrong",
+                "measured": "%d runs checked" % len(rows) if rows else "-",
+                "met": (not bad) if rows else None,
+                "evidence": "over the limit: " + (", ".join(bad) or "none")})
+    return out
+
+
+def stencil_targets(res):
+    rows = [r for k in res.data if k.startswith("stencil_np") for r in res.rows(k)]
+    by = {(r["units"], r["n"], r["variant"]): r for r in rows}
+    units = max([r["units"] for r in rows], default=4)
+    out = []
+    for n in (64, 1024):
+        d, m = by.get((units, n, "dart")), by.get((units, n, "mpi_p2p"))
+        ev = "%d units, %dx%d: DART %s ms, MPI %s ms; residuals equal: %s" % (
+            units, n, n, "-" if d is None else "%.2f" % (d["median_s"] * 1e3),
+            "-" if m is None else "%.2f" % (m["median_s"] * 1e3),
+            "-" if d is None else d["match"])
+        t = _ratio_target("stencil_%d" % n, "stencil %dx%d time DART / MPI "
+                          "two-sided (%d units)" % (n, n, units),
+                          d and d["median_s"], m and m["median_s"],
+                          ("<= 1.00", 1.0), ev)
+        if d is not None and d["match"] != "yes":
+            t["met"] = False
+            t["evidence"] += " (DART result differs)"
+        out.append(t)
+    return out
+
+
+def halo_targets(res):
+    rows = [r for k in res.data if k.startswith("halo_np") for r in res.rows(k)]
+    by = {(r["units"], r["size"], r["variant"]): r for r in rows}
+    fr = []
+    for (u, s, v), r in by.items():
+        if v != "dart":
+            continue
+        best = [by[(u, s, w)]["median_us"] for w in ("fence", "pscw", "lock")
+                if (u, s, w) in by]
+        if best:
+            fr.append((r["median_us"] / min(best), s, u))
+    name = "halo exchange DART / best MPI one-sided, every size"
+    if not fr:
+        return [{"id": "halo", "name": name, "measured": "-", "met": None,
+                 "limit": "<= 1.00", "evidence": "variant missing in this run"}]
+    worst = max(fr)
+    ev = "%d units; per size: %s" % (worst[2], ", ".join(
+        "%s %.2f" % (_sz(s), f) for f, s, _u in sorted(fr, key=lambda x: x[1])))
+    return [{"id": "halo", "name": name, "measured": "%.2f (worst, %s)" % (
+        worst[0], _sz(worst[1])), "met": worst[0] <= 1.0, "limit": "<= 1.00",
+        "evidence": ev}]
+
+
+def _sz(s):
+    return "%d KiB" % (s // KIB) if s >= KIB else "%d B" % s
+
+
+def evaluate_targets(res):
+    return (shm_targets(res) + rma_targets(res) + gups_targets(res) +
+            stencil_targets(res) + halo_targets(res))
