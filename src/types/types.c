@@ -153,7 +153,8 @@ dart_ret_t dart_type_create_strided(dart_datatype_t basetype, size_t stride,
                   blocklen);
   dart__type_t d = {.kind = DART__TYPE_STRIDED, .stride = stride,
                     .blocklen = blocklen, .num_elem = blocklen,
-                    .extent_elem = stride, .mpi_elem = MPI_DATATYPE_NULL};
+                    .extent_elem = stride, .mpi_elem = MPI_DATATYPE_NULL,
+                    .mpi_inst = MPI_DATATYPE_NULL};
   dart_ret_t ret = type_init_elem(__func__, basetype, &d);
   if (ret != DART_OK) return ret;
   MPI_Datatype block;
@@ -242,7 +243,8 @@ dart_ret_t dart_type_create_indexed(dart_datatype_t basetype, size_t count,
                   "count %zu out of range 1..INT_MAX", count);
   DART__CHECK_NOTNULL(blocklen);
   DART__CHECK_NOTNULL(offset);
-  dart__type_t d = {.kind = DART__TYPE_INDEXED, .mpi_elem = MPI_DATATYPE_NULL};
+  dart__type_t d = {.kind = DART__TYPE_INDEXED, .mpi_elem = MPI_DATATYPE_NULL,
+                    .mpi_inst = MPI_DATATYPE_NULL};
   dart_ret_t ret = type_init_elem(__func__, basetype, &d);
   if (ret == DART_OK) ret = indexed_copy_blocks(&d, count, blocklen, offset);
   if (ret == DART_OK) ret = indexed_build_mpi(&d);
