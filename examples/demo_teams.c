@@ -64,9 +64,10 @@ int main(int argc, char **argv)
     CHECK(dart_team_myid(team[i], &tme));
     CHECK(dart_team_size(team[i], &tsize));
     for (int round = 0; round < 100; round++) CHECK(dart_barrier(team[i]));
-    snprintf(line, sizeof line,
-             "unit %d: member %d of %zu in team %d (half %d), 100 barriers done",
-             me.id, tme.id, tsize, (int)team[i], i);
+    snprintf(
+        line, sizeof line,
+        "unit %d: member %d of %zu in team %d (half %d), 100 barriers done",
+        me.id, tme.id, tsize, (int)team[i], i);
   }
   ordered_print(DART_TEAM_ALL, line);
   for (int i = 0; i < 2; i++) {
@@ -74,7 +75,8 @@ int main(int argc, char **argv)
     CHECK(dart_group_destroy(&halves[i]));
   }
   CHECK(dart_group_destroy(&all));
-  if (me.id == 0) printf("demo_teams: %zu non-empty halves, all teams released\n", nparts);
+  if (me.id == 0)
+    printf("demo_teams: %zu non-empty halves, all teams released\n", nparts);
   CHECK(dart_exit());
   return 0;
 }

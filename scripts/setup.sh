@@ -2,7 +2,7 @@
 # Installs what DART needs on a Debian/Ubuntu machine (MPI included).
 # Idempotent: only calls apt-get when a package is missing.
 set -euo pipefail
-pkgs=(build-essential cmake ninja-build pkg-config clang
+pkgs=(build-essential cmake ninja-build pkg-config clang clang-format
       mpich libmpich-dev openmpi-bin libopenmpi-dev libhwloc-dev
       python3 python3-matplotlib)
 missing=()

@@ -10,6 +10,7 @@ int main(int argc, char **argv)
   dart_myid(&me);
   dart_size(&n);
   if (dart_barrier(DART_TEAM_ALL) != DART_OK) return 1;
-  if (me.id == 0) printf("consumer (C): %zu units, DART %s\n", n, DART_VERSION_STR);
+  if (me.id == 0)
+    printf("consumer (C): %zu units, DART %s\n", n, DART_VERSION_STR);
   return dart_exit() == DART_OK ? 0 : 1;
 }

@@ -12,7 +12,8 @@ struct Ptr {
 
 int main(int argc, char **argv)
 {
-  static_assert(std::integral_constant<dart_datatype_t, DART_TYPE_INT>::value == 3, "");
+  static_assert(
+      std::integral_constant<dart_datatype_t, DART_TYPE_INT>::value == 3, "");
   if (dart_init(&argc, &argv) != DART_OK) return 1;
   dart_team_unit_t me = 0;
   if (dart_team_myid(DART_TEAM_ALL, &me) != DART_OK) return 1;
