@@ -29,14 +29,11 @@ static int common_arg(const char *arg)
 static void parse_args(int argc, char **argv, int (*extra)(const char *))
 {
   for (int i = 1; i < argc; i++) {
-    if (common_arg(argv[i]))
-      continue;
-    if (extra != NULL && extra(argv[i]))
-      continue;
+    if (common_arg(argv[i])) continue;
+    if (extra != NULL && extra(argv[i])) continue;
     bench_die("unknown option '%s'", argv[i]);
   }
-  if (bench.trials <= 0)
-    bench.trials = bench.quick ? 3 : 7;
+  if (bench.trials <= 0) bench.trials = bench.quick ? 3 : 7;
 }
 
 void bench_init(int *argc, char ***argv, int (*extra)(const char *arg))
@@ -72,34 +69,30 @@ int bench_all_ok(int ok)
 /* "host:cpus" of this unit: its CPU affinity from /proc/self/status. */
 static void placement(char *buf, size_t len)
 {
-  char  host[MPI_MAX_PROCESSOR_NAME] = "?", line[256], cpus[128] = "?";
-  int   hl = 0;
-  FILE *f  = fopen("/proc/self/status", "r");
+  char host[MPI_MAX_PROCESSOR_NAME] = "?", line[256], cpus[128] = "?";
+  int hl = 0;
+  FILE *f = fopen("/proc/self/status", "r");
   MPI_Get_processor_name(host, &hl);
   while (f != NULL && fgets(line, sizeof line, f) != NULL)
-    if (sscanf(line, "Cpus_allowed_list: %127s", cpus) == 1)
-      break;
-  if (f != NULL)
-    fclose(f);
+    if (sscanf(line, "Cpus_allowed_list: %127s", cpus) == 1) break;
+  if (f != NULL) fclose(f);
   snprintf(buf, len, "%s:cpus %s", host, cpus);
 }
 
 void bench_csv_header(const char *header)
 {
   enum { LEN = 96 };
-  char  mine[LEN], *all = NULL;
+  char mine[LEN], *all = NULL;
   placement(mine, sizeof mine);
   if (bench.rank == 0 && (all = malloc((size_t)bench.size * LEN)) == NULL)
     bench_die("out of memory");
   MPI_Gather(mine, LEN, MPI_CHAR, all, LEN, MPI_CHAR, 0, MPI_COMM_WORLD);
-  if (bench.rank != 0)
-    return;
+  if (bench.rank != 0) return;
   if (bench.out == NULL) {
     bench.csv = stdout;
   } else {
     bench.csv = fopen(bench.out, "w");
-    if (bench.csv == NULL)
-      bench_die("cannot open '%s' for writing", bench.out);
+    if (bench.csv == NULL) bench_die("cannot open '%s' for writing", bench.out);
   }
   fprintf(bench.csv, "%s\n#placement=", header);
   for (int r = 0; r < bench.size; r++)
@@ -110,8 +103,7 @@ void bench_csv_header(const char *header)
 
 void bench_csv_row(const char *fmt, ...)
 {
-  if (bench.rank != 0 || bench.csv == NULL)
-    return;
+  if (bench.rank != 0 || bench.csv == NULL) return;
   va_list ap;
   va_start(ap, fmt);
   vfprintf(bench.csv, fmt, ap);
@@ -122,19 +114,16 @@ void bench_csv_row(const char *fmt, ...)
 
 void bench_finalize(void)
 {
-  if (bench.csv != NULL && bench.csv != stdout)
-    fclose(bench.csv);
+  if (bench.csv != NULL && bench.csv != stdout) fclose(bench.csv);
   bench.csv = NULL;
-  if (bench.have_dart)
-    dart_exit();
+  if (bench.have_dart) dart_exit();
 #ifdef BENCH_HAVE_SHMEM
   /* Open MPI's shmem_finalize also finalizes MPI. */
   shmem_finalize();
 #endif
   int done = 0;
   MPI_Finalized(&done);
-  if (!done)
-    MPI_Finalize();
+  if (!done) MPI_Finalize();
 }
 
 void bench_die(const char *fmt, ...)
@@ -164,8 +153,7 @@ static int cmp_double(const void *a, const void *b)
 
 double bench_median(double *v, int n)
 {
-  if (n <= 0)
-    return 0.0;
+  if (n <= 0) return 0.0;
   qsort(v, (size_t)n, sizeof *v, cmp_double);
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
@@ -176,7 +164,7 @@ static double timed_call(bench_variant_t *v, long iters)
 {
   MPI_Barrier(MPI_COMM_WORLD);
   double t = v->fn(v->ctx, iters);
-  double in[2] = { t < 0 ? 0.0 : t, t < 0 ? 1.0 : 0.0 }, out[2];
+  double in[2] = {t < 0 ? 0.0 : t, t < 0 ? 1.0 : 0.0}, out[2];
   MPI_Allreduce(in, out, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   return out[1] > 0 ? -1.0 : out[0];
 }
@@ -184,10 +172,9 @@ static double timed_call(bench_variant_t *v, long iters)
 void bench_interleave(bench_variant_t *v, int nv, long iters,
                       bench_result_t *res)
 {
-  int     nt = bench.trials;
-  double *t  = calloc((size_t)(nv * nt), sizeof *t);
-  if (t == NULL)
-    bench_die("out of memory");
+  int nt = bench.trials;
+  double *t = calloc((size_t)(nv * nt), sizeof *t);
+  if (t == NULL) bench_die("out of memory");
   for (int j = 0; j < nv; j++) {
     res[j].ok = v[j].enabled;
     if (v[j].enabled && timed_call(&v[j], iters > 4 ? iters / 4 : 1) < 0)
@@ -196,18 +183,16 @@ void bench_interleave(bench_variant_t *v, int nv, long iters,
   for (int trial = 0; trial < nt; trial++) {
     for (int k = 0; k < nv; k++) {
       int j = (trial + k) % nv;
-      if (!res[j].ok)
-        continue;
+      if (!res[j].ok) continue;
       double s = timed_call(&v[j], iters);
-      if (s < 0)
-        res[j].ok = 0;
+      if (s < 0) res[j].ok = 0;
       t[j * nt + trial] = s / (double)iters;
     }
   }
   for (int j = 0; j < nv; j++) {
     double *row = t + j * nt;
     res[j].median = res[j].ok ? bench_median(row, nt) : 0.0;
-    res[j].min    = res[j].ok ? row[0] : 0.0; /* sorted by the median */
+    res[j].min = res[j].ok ? row[0] : 0.0; /* sorted by the median */
   }
   free(t);
 }

@@ -26,13 +26,13 @@
 
 /** Process-wide state of one benchmark run. */
 typedef struct {
-  int         quick;       /* --quick: reduced sizes/iterations (CI)     */
-  int         trials;      /* --trials=N (default 3 quick, 7 full)        */
-  const char *out;         /* --out=FILE: CSV destination on unit 0       */
-  int         rank, size;  /* rank/size in MPI_COMM_WORLD                 */
-  int         have_dart;   /* dart_init succeeded on every unit           */
-  int         have_shmem;  /* shmem_init was called (OpenSHMEM variant)   */
-  FILE       *csv;         /* open CSV stream on unit 0, NULL elsewhere   */
+  int quick;       /* --quick: reduced sizes/iterations (CI)     */
+  int trials;      /* --trials=N (default 3 quick, 7 full)        */
+  const char *out; /* --out=FILE: CSV destination on unit 0       */
+  int rank, size;  /* rank/size in MPI_COMM_WORLD                 */
+  int have_dart;   /* dart_init succeeded on every unit           */
+  int have_shmem;  /* shmem_init was called (OpenSHMEM variant)   */
+  FILE *csv;       /* open CSV stream on unit 0, NULL elsewhere   */
 } bench_env_t;
 
 extern bench_env_t bench;
@@ -42,16 +42,16 @@ extern bench_env_t bench;
  *  assists), or a negative value on error. */
 typedef struct {
   const char *name;
-  double    (*fn)(void *ctx, long iters);
-  void       *ctx;
-  int         enabled;
+  double (*fn)(void *ctx, long iters);
+  void *ctx;
+  int enabled;
 } bench_variant_t;
 
 /** Result of bench_interleave for one variant (seconds per operation). */
 typedef struct {
   double median;
   double min;
-  int    ok;          /* 0 if any trial failed on any unit */
+  int ok; /* 0 if any trial failed on any unit */
 } bench_result_t;
 
 /* MPI_Init, shmem_init (if compiled in), dart_init; parses the common
@@ -71,7 +71,8 @@ void bench_csv_row(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void bench_finalize(void);
 
 /* Aborts the whole job with a message (never hangs). */
-void bench_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+void bench_die(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), noreturn));
 
 /* Monotonic time in seconds. */
 double bench_now(void);

@@ -27,34 +27,37 @@
 #include <string.h>
 
 enum { V_P2P, V_FENCE, V_PSCW, V_LOCK, V_DART, V_COUNT };
-static const char *vname[V_COUNT] = { "p2p", "fence", "pscw", "lock",
-                                      "dart" };
+static const char *vname[V_COUNT] = {"p2p", "fence", "pscw", "lock", "dart"};
 
-#define NDIR     4
+#define NDIR 4
 #define MAX_SIZE ((size_t)256 << 10)
 #define FLAGS_BYTES 64 /* DART segment: 4 int64 flags, then the data */
 
 typedef struct {
-  size_t      n;               /* bytes per neighbour this round       */
-  int         nbr[NDIR];       /* left, right, down, up (periodic)     */
-  char       *sbuf;            /* NDIR slots of MAX_SIZE               */
-  char       *rbuf;            /* p2p receive slots                    */
-  char       *wbuf[V_COUNT];   /* window memory of fence/pscw/lock     */
-  MPI_Win     win[V_COUNT];
-  MPI_Group   nbr_group;
-  dart_gptr_t dseg;            /* flags + 2 parities x NDIR slots      */
-  char       *dbase;           /* this unit's part of dseg             */
-  int64_t     step;            /* DART steps done (never reset)        */
+  size_t n;            /* bytes per neighbour this round       */
+  int nbr[NDIR];       /* left, right, down, up (periodic)     */
+  char *sbuf;          /* NDIR slots of MAX_SIZE               */
+  char *rbuf;          /* p2p receive slots                    */
+  char *wbuf[V_COUNT]; /* window memory of fence/pscw/lock     */
+  MPI_Win win[V_COUNT];
+  MPI_Group nbr_group;
+  dart_gptr_t dseg; /* flags + 2 parities x NDIR slots      */
+  char *dbase;      /* this unit's part of dseg             */
+  int64_t step;     /* DART steps done (never reset)        */
 } halo_ctx_t;
 
-static int opp(int d) { return d ^ 1; }
+static int opp(int d)
+{
+  return d ^ 1;
+}
 
 static double run_p2p(void *p, long iters)
 {
   halo_ctx_t *c = p;
   MPI_Request req[2 * NDIR];
-  int         rc = MPI_SUCCESS, n = (int)c->n;
-  double      t0 = bench_now();
+  MPI_Status st[2 * NDIR]; /* not MPI_STATUSES_IGNORE: gcc 12 misreads it */
+  int rc = MPI_SUCCESS, n = (int)c->n;
+  double t0 = bench_now();
   for (long it = 0; it < iters; it++) {
     for (int s = 0; s < NDIR; s++)
       rc |= MPI_Irecv(c->rbuf + s * MAX_SIZE, n, MPI_BYTE, c->nbr[s], s,
@@ -62,7 +65,7 @@ static double run_p2p(void *p, long iters)
     for (int d = 0; d < NDIR; d++)
       rc |= MPI_Isend(c->sbuf + d * MAX_SIZE, n, MPI_BYTE, c->nbr[d], opp(d),
                       MPI_COMM_WORLD, &req[NDIR + d]);
-    rc |= MPI_Waitall(2 * NDIR, req, MPI_STATUSES_IGNORE);
+    rc |= MPI_Waitall(2 * NDIR, req, st);
   }
   double t1 = bench_now();
   return rc == MPI_SUCCESS ? t1 - t0 : -1.0;
@@ -81,14 +84,14 @@ static int put4(const halo_ctx_t *c, MPI_Win w)
 static double run_fence(void *p, long iters)
 {
   halo_ctx_t *c = p;
-  MPI_Win     w = c->win[V_FENCE];
-  int         rc = MPI_SUCCESS;
-  double      t0 = bench_now();
+  MPI_Win w = c->win[V_FENCE];
+  int rc = MPI_SUCCESS;
+  double t0 = bench_now();
   for (long it = 0; it < iters; it++) {
     rc |= MPI_Win_fence(MPI_MODE_NOPRECEDE, w);
     rc |= put4(c, w);
-    rc |= MPI_Win_fence(MPI_MODE_NOSTORE | MPI_MODE_NOPUT |
-                        MPI_MODE_NOSUCCEED, w);
+    rc |= MPI_Win_fence(MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOSUCCEED,
+                        w);
   }
   double t1 = bench_now();
   return rc == MPI_SUCCESS ? t1 - t0 : -1.0;
@@ -97,9 +100,9 @@ static double run_fence(void *p, long iters)
 static double run_pscw(void *p, long iters)
 {
   halo_ctx_t *c = p;
-  MPI_Win     w = c->win[V_PSCW];
-  int         rc = MPI_SUCCESS;
-  double      t0 = bench_now();
+  MPI_Win w = c->win[V_PSCW];
+  int rc = MPI_SUCCESS;
+  double t0 = bench_now();
   for (long it = 0; it < iters; it++) {
     rc |= MPI_Win_post(c->nbr_group, 0, w);
     rc |= MPI_Win_start(c->nbr_group, 0, w);
@@ -114,9 +117,9 @@ static double run_pscw(void *p, long iters)
 static double run_lock(void *p, long iters)
 {
   halo_ctx_t *c = p;
-  MPI_Win     w = c->win[V_LOCK];
-  int         rc = MPI_SUCCESS, n = (int)c->n;
-  double      t0 = bench_now();
+  MPI_Win w = c->win[V_LOCK];
+  int rc = MPI_SUCCESS, n = (int)c->n;
+  double t0 = bench_now();
   for (long it = 0; it < iters; it++) {
     for (int d = 0; d < NDIR; d++) {
       rc |= MPI_Win_lock(MPI_LOCK_SHARED, c->nbr[d], 0, w);
@@ -151,27 +154,26 @@ static void wait_flags(const halo_ctx_t *c, int64_t step)
   for (int s = 0; s < NDIR; s++) {
     long spins = 0;
     while (__atomic_load_n(&flags[s], __ATOMIC_ACQUIRE) < step)
-      if (++spins > 64)
-        sched_yield();
+      if (++spins > 64) sched_yield();
   }
 }
 
 static double run_dart(void *p, long iters)
 {
-  halo_ctx_t *c  = p;
-  int         rc = DART_OK;
-  double      t0 = bench_now();
+  halo_ctx_t *c = p;
+  int rc = DART_OK;
+  double t0 = bench_now();
   for (long it = 0; it < iters; it++) {
     int64_t step = ++c->step;
-    int     par  = (int)(step & 1);
+    int par = (int)(step & 1);
     for (int d = 0; d < NDIR; d++)
       rc |= dart_put(dart_at(c, c->nbr[d], slot_off(par, opp(d))),
                      c->sbuf + d * MAX_SIZE, c->n, DART_TYPE_BYTE,
                      DART_TYPE_BYTE);
     rc |= dart_flush_all(c->dseg);
     for (int d = 0; d < NDIR; d++)
-      rc |= dart_put(dart_at(c, c->nbr[d], (size_t)opp(d) * sizeof step),
-                     &step, 1, DART_TYPE_LONGLONG, DART_TYPE_LONGLONG);
+      rc |= dart_put(dart_at(c, c->nbr[d], (size_t)opp(d) * sizeof step), &step,
+                     1, DART_TYPE_LONGLONG, DART_TYPE_LONGLONG);
     rc |= dart_flush_all(c->dseg);
     wait_flags(c, step);
   }
@@ -185,8 +187,7 @@ static int check_slots(const halo_ctx_t *c, const char *slots)
   for (int s = 0; s < NDIR; s++) {
     char want = (char)((c->nbr[s] + 1) * 16 + opp(s));
     for (size_t i = 0; i < c->n; i++)
-      if (slots[s * MAX_SIZE + i] != want)
-        return 0;
+      if (slots[s * MAX_SIZE + i] != want) return 0;
   }
   return 1;
 }
@@ -194,24 +195,21 @@ static int check_slots(const halo_ctx_t *c, const char *slots)
 static const char *received(halo_ctx_t *c, int v)
 {
   switch (v) {
-  case V_P2P:
-    return c->rbuf;
-  case V_DART:
-    return c->dbase + slot_off((int)(c->step & 1), 0);
+  case V_P2P: return c->rbuf;
+  case V_DART: return c->dbase + slot_off((int)(c->step & 1), 0);
   case V_LOCK:
     /* Passive-target updates become visible to loads after a sync. */
     MPI_Win_lock(MPI_LOCK_SHARED, bench.rank, 0, c->win[V_LOCK]);
     MPI_Win_sync(c->win[V_LOCK]);
     MPI_Win_unlock(bench.rank, c->win[V_LOCK]);
     return c->wbuf[v];
-  default:
-    return c->wbuf[v];
+  default: return c->wbuf[v];
   }
 }
 
 static void neighbours(halo_ctx_t *c)
 {
-  int dims[2] = { 0, 0 };
+  int dims[2] = {0, 0};
   MPI_Dims_create(bench.size, 2, dims);
   int x = bench.rank / dims[1], y = bench.rank % dims[1];
   c->nbr[0] = ((x + dims[0] - 1) % dims[0]) * dims[1] + y;
@@ -221,10 +219,8 @@ static void neighbours(halo_ctx_t *c)
   int uniq[NDIR], nu = 0;
   for (int d = 0; d < NDIR; d++) {
     int seen = 0;
-    for (int k = 0; k < nu; k++)
-      seen |= uniq[k] == c->nbr[d];
-    if (!seen)
-      uniq[nu++] = c->nbr[d];
+    for (int k = 0; k < nu; k++) seen |= uniq[k] == c->nbr[d];
+    if (!seen) uniq[nu++] = c->nbr[d];
   }
   MPI_Group world;
   MPI_Comm_group(MPI_COMM_WORLD, &world);
@@ -234,16 +230,15 @@ static void neighbours(halo_ctx_t *c)
 
 static int setup_dart(halo_ctx_t *c)
 {
-  if (!bench.have_dart)
-    return 0;
+  if (!bench.have_dart) return 0;
   size_t bytes = slot_off(2, 0);
   int ok = dart_team_memalloc_aligned(DART_TEAM_ALL, bytes, DART_TYPE_BYTE,
                                       &c->dseg) == DART_OK;
   if (ok) {
     ok = dart_gptr_getaddr(dart_at(c, bench.rank, 0), (void **)&c->dbase) ==
-           DART_OK && c->dbase != NULL;
-    if (ok)
-      memset(c->dbase, 0, bytes);
+             DART_OK &&
+         c->dbase != NULL;
+    if (ok) memset(c->dbase, 0, bytes);
   }
   ok = bench_all_ok(ok);
   return ok && dart_barrier(DART_TEAM_ALL) == DART_OK;
@@ -254,22 +249,21 @@ static void setup(halo_ctx_t *c, bench_variant_t *v)
   neighbours(c);
   c->sbuf = malloc(NDIR * MAX_SIZE);
   c->rbuf = calloc(NDIR, MAX_SIZE);
-  if (c->sbuf == NULL || c->rbuf == NULL)
-    bench_die("out of memory");
+  if (c->sbuf == NULL || c->rbuf == NULL) bench_die("out of memory");
   for (int d = 0; d < NDIR; d++)
     memset(c->sbuf + d * MAX_SIZE, (bench.rank + 1) * 16 + d, MAX_SIZE);
   for (int j = V_FENCE; j <= V_LOCK; j++) {
     if (MPI_Win_allocate((MPI_Aint)(NDIR * MAX_SIZE), 1, MPI_INFO_NULL,
-                         MPI_COMM_WORLD, &c->wbuf[j], &c->win[j]) !=
-        MPI_SUCCESS)
+                         MPI_COMM_WORLD, &c->wbuf[j],
+                         &c->win[j]) != MPI_SUCCESS)
       bench_die("MPI_Win_allocate failed");
     MPI_Win_set_errhandler(c->win[j], MPI_ERRORS_RETURN);
     memset(c->wbuf[j], 0, NDIR * MAX_SIZE);
   }
-  double (*fn[V_COUNT])(void *, long) = { run_p2p, run_fence, run_pscw,
-                                          run_lock, run_dart };
+  double (*fn[V_COUNT])(void *, long) = {run_p2p, run_fence, run_pscw, run_lock,
+                                         run_dart};
   for (int j = 0; j < V_COUNT; j++)
-    v[j] = (bench_variant_t){ vname[j], fn[j], c, 1 };
+    v[j] = (bench_variant_t){vname[j], fn[j], c, 1};
   v[V_DART].enabled = setup_dart(c);
 }
 
@@ -277,28 +271,26 @@ static void run_size(halo_ctx_t *c, bench_variant_t *v, size_t n)
 {
   bench_result_t res[V_COUNT];
   size_t budget = bench.quick ? ((size_t)8 << 20) : ((size_t)256 << 20);
-  long   iters  = (long)(budget / (NDIR * n));
-  long   hi     = bench.quick ? 100 : 1000;
+  long iters = (long)(budget / (NDIR * n));
+  long hi = bench.quick ? 100 : 1000;
   iters = iters > hi ? hi : (iters < 4 ? 4 : iters);
-  c->n  = n;
+  c->n = n;
   bench_interleave(v, V_COUNT, iters, res);
   for (int j = 0; j < V_COUNT; j++) {
     if (!v[j].enabled || !res[j].ok) {
-      if (v[j].enabled)
-        bench_csv_row("#status_%s_%zu=FAILED", vname[j], n);
+      if (v[j].enabled) bench_csv_row("#status_%s_%zu=FAILED", vname[j], n);
       continue;
     }
     int ok = bench_all_ok(check_slots(c, received(c, j)));
-    bench_csv_row("%d,%zu,%s,%ld,%.6f,%.6f,%s", bench.size, n, vname[j],
-                  iters, res[j].median * 1e6, res[j].min * 1e6,
-                  ok ? "ok" : "FAILED");
+    bench_csv_row("%d,%zu,%s,%ld,%.6f,%.6f,%s", bench.size, n, vname[j], iters,
+                  res[j].median * 1e6, res[j].min * 1e6, ok ? "ok" : "FAILED");
   }
 }
 
 int main(int argc, char **argv)
 {
-  static const size_t sizes[] = { 16, 64, 256, 1024, 16384, 65536, 262144 };
-  halo_ctx_t      c;
+  static const size_t sizes[] = {16, 64, 256, 1024, 16384, 65536, 262144};
+  halo_ctx_t c;
   bench_variant_t v[V_COUNT];
   memset(&c, 0, sizeof c);
   bench_init(&argc, &argv, NULL);
@@ -306,11 +298,9 @@ int main(int argc, char **argv)
   bench_csv_header("units,size,variant,iters,median_us,min_us,check");
   for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
     run_size(&c, v, sizes[k]);
-  for (int j = V_FENCE; j <= V_LOCK; j++)
-    MPI_Win_free(&c.win[j]);
+  for (int j = V_FENCE; j <= V_LOCK; j++) MPI_Win_free(&c.win[j]);
   MPI_Group_free(&c.nbr_group);
-  if (v[V_DART].enabled)
-    dart_team_memfree(c.dseg);
+  if (v[V_DART].enabled) dart_team_memfree(c.dseg);
   free(c.sbuf);
   free(c.rbuf);
   bench_finalize();

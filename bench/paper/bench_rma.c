@@ -20,11 +20,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OP_PUT_BLOCK, OP_GET_BLOCK, OP_PUT_NB, OP_GET_NB, OP_PUT_BW,
-       OP_GET_BW, OP_FOP, OP_COUNT };
+enum {
+  OP_PUT_BLOCK,
+  OP_GET_BLOCK,
+  OP_PUT_NB,
+  OP_GET_NB,
+  OP_PUT_BW,
+  OP_GET_BW,
+  OP_FOP,
+  OP_COUNT
+};
 static const char *op_name[OP_COUNT] = {
-  "put_blocking", "get_blocking", "put_nb_init", "get_nb_init",
-  "put_bw", "get_bw", "fetch_add8" };
+    "put_blocking", "get_blocking", "put_nb_init", "get_nb_init",
+    "put_bw",       "get_bw",       "fetch_add8"};
 
 enum { V_DART, V_MPI, V_MEMCPY, V_SHMEM, V_COUNT };
 
@@ -32,15 +40,15 @@ enum { V_DART, V_MPI, V_MEMCPY, V_SHMEM, V_COUNT };
 #define BYTE DART_TYPE_BYTE
 
 typedef struct {
-  int         op;
-  size_t      size;
-  char       *src, *dst;  /* origin buffers (MAX_SIZE each)            */
-  dart_gptr_t gp;         /* unit 1's part of the DART segment          */
-  dart_gptr_t seg;        /* the segment as allocated (for freeing)     */
-  MPI_Win     win;        /* raw MPI window, target rank 1              */
-  char       *winbuf;     /* memory behind an MPI_Win_create window     */
-  char       *peer;       /* unit 1's window memory (shm path), or NULL */
-  char       *sym;        /* OpenSHMEM symmetric buffer                 */
+  int op;
+  size_t size;
+  char *src, *dst; /* origin buffers (MAX_SIZE each)            */
+  dart_gptr_t gp;  /* unit 1's part of the DART segment          */
+  dart_gptr_t seg; /* the segment as allocated (for freeing)     */
+  MPI_Win win;     /* raw MPI window, target rank 1              */
+  char *winbuf;    /* memory behind an MPI_Win_create window     */
+  char *peer;      /* unit 1's window memory (shm path), or NULL */
+  char *sym;       /* OpenSHMEM symmetric buffer                 */
 } rma_ctx_t;
 
 static int path_rma;
@@ -62,13 +70,12 @@ static int parse_path(const char *arg)
 /* DART: every operation on unit 1's part of a team-allocated segment. */
 static double run_dart(void *p, long n)
 {
-  rma_ctx_t  *c = p;
+  rma_ctx_t *c = p;
   dart_gptr_t g = c->gp;
-  size_t      m = c->size;
-  long long   one = 1, res = 0;
-  int         rc = DART_OK;
-  if (bench.rank != 0)
-    return 0.0;
+  size_t m = c->size;
+  long long one = 1, res = 0;
+  int rc = DART_OK;
+  if (bench.rank != 0) return 0.0;
   double t0 = bench_now();
   switch (c->op) {
   case OP_PUT_BLOCK:
@@ -81,13 +88,11 @@ static double run_dart(void *p, long n)
     break;
   case OP_PUT_NB:
   case OP_PUT_BW:
-    for (long i = 0; i < n; i++)
-      rc |= dart_put(g, c->src, m, BYTE, BYTE);
+    for (long i = 0; i < n; i++) rc |= dart_put(g, c->src, m, BYTE, BYTE);
     break;
   case OP_GET_NB:
   case OP_GET_BW:
-    for (long i = 0; i < n; i++)
-      rc |= dart_get(c->dst, g, m, BYTE, BYTE);
+    for (long i = 0; i < n; i++) rc |= dart_get(c->dst, g, m, BYTE, BYTE);
     break;
   case OP_FOP:
     for (long i = 0; i < n; i++) {
@@ -96,11 +101,9 @@ static double run_dart(void *p, long n)
     }
     break;
   }
-  if (c->op == OP_PUT_BW || c->op == OP_GET_BW)
-    rc |= dart_flush(g);
+  if (c->op == OP_PUT_BW || c->op == OP_GET_BW) rc |= dart_flush(g);
   double t1 = bench_now();
-  if (c->op == OP_PUT_NB || c->op == OP_GET_NB)
-    rc |= dart_flush(g);
+  if (c->op == OP_PUT_NB || c->op == OP_GET_NB) rc |= dart_flush(g);
   return rc == DART_OK ? t1 - t0 : -1.0;
 }
 
@@ -108,11 +111,10 @@ static double run_dart(void *p, long n)
 static double run_mpi(void *p, long n)
 {
   rma_ctx_t *c = p;
-  int        m = (int)c->size;
-  long long  one = 1, res = 0;
-  int        rc = MPI_SUCCESS;
-  if (bench.rank != 0)
-    return 0.0;
+  int m = (int)c->size;
+  long long one = 1, res = 0;
+  int rc = MPI_SUCCESS;
+  if (bench.rank != 0) return 0.0;
   double t0 = bench_now();
   switch (c->op) {
   case OP_PUT_BLOCK:
@@ -144,11 +146,9 @@ static double run_mpi(void *p, long n)
     }
     break;
   }
-  if (c->op == OP_PUT_BW || c->op == OP_GET_BW)
-    rc |= MPI_Win_flush(1, c->win);
+  if (c->op == OP_PUT_BW || c->op == OP_GET_BW) rc |= MPI_Win_flush(1, c->win);
   double t1 = bench_now();
-  if (c->op == OP_PUT_NB || c->op == OP_GET_NB)
-    rc |= MPI_Win_flush(1, c->win);
+  if (c->op == OP_PUT_NB || c->op == OP_GET_NB) rc |= MPI_Win_flush(1, c->win);
   return rc == MPI_SUCCESS ? t1 - t0 : -1.0;
 }
 
@@ -158,14 +158,12 @@ static double run_mpi(void *p, long n)
 static double run_memcpy(void *p, long n)
 {
   rma_ctx_t *c = p;
-  size_t     m = c->size;
-  int        blocking = c->op == OP_PUT_BLOCK || c->op == OP_GET_BLOCK;
-  int        put = c->op == OP_PUT_BLOCK || c->op == OP_PUT_NB ||
-                   c->op == OP_PUT_BW;
-  char      *to = put ? c->peer : c->dst;
+  size_t m = c->size;
+  int blocking = c->op == OP_PUT_BLOCK || c->op == OP_GET_BLOCK;
+  int put = c->op == OP_PUT_BLOCK || c->op == OP_PUT_NB || c->op == OP_PUT_BW;
+  char *to = put ? c->peer : c->dst;
   const char *from = put ? c->src : c->peer;
-  if (bench.rank != 0)
-    return 0.0;
+  if (bench.rank != 0) return 0.0;
   double t0 = bench_now();
   if (c->op == OP_FOP) {
     for (long i = 0; i < n; i++)
@@ -189,9 +187,8 @@ static double run_memcpy(void *p, long n)
 static double run_shmem(void *p, long n)
 {
   rma_ctx_t *c = p;
-  size_t     m = c->size;
-  if (bench.rank != 0)
-    return 0.0;
+  size_t m = c->size;
+  if (bench.rank != 0) return 0.0;
   double t0 = bench_now();
   switch (c->op) {
   case OP_PUT_BLOCK:
@@ -201,29 +198,24 @@ static double run_shmem(void *p, long n)
     }
     break;
   case OP_GET_BLOCK:
-    for (long i = 0; i < n; i++)
-      shmem_getmem(c->dst, c->sym, m, 1);
+    for (long i = 0; i < n; i++) shmem_getmem(c->dst, c->sym, m, 1);
     break;
   case OP_PUT_NB:
   case OP_PUT_BW:
-    for (long i = 0; i < n; i++)
-      shmem_putmem_nbi(c->sym, c->src, m, 1);
+    for (long i = 0; i < n; i++) shmem_putmem_nbi(c->sym, c->src, m, 1);
     break;
   case OP_GET_NB:
   case OP_GET_BW:
-    for (long i = 0; i < n; i++)
-      shmem_getmem_nbi(c->dst, c->sym, m, 1);
+    for (long i = 0; i < n; i++) shmem_getmem_nbi(c->dst, c->sym, m, 1);
     break;
   case OP_FOP:
     for (long i = 0; i < n; i++)
       (void)shmem_longlong_atomic_fetch_add((long long *)(void *)c->sym, 1, 1);
     break;
   }
-  if (c->op == OP_PUT_BW || c->op == OP_GET_BW)
-    shmem_quiet();
+  if (c->op == OP_PUT_BW || c->op == OP_GET_BW) shmem_quiet();
   double t1 = bench_now();
-  if (c->op == OP_PUT_NB || c->op == OP_GET_NB)
-    shmem_quiet();
+  if (c->op == OP_PUT_NB || c->op == OP_GET_NB) shmem_quiet();
   return t1 - t0;
 }
 #endif
@@ -234,18 +226,17 @@ static void setup_mpi(rma_ctx_t *c)
 {
   MPI_Comm comm = MPI_COMM_WORLD;
   if (!path_rma) {
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
-                        MPI_INFO_NULL, &comm);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                        &comm);
     int nr = 0;
     MPI_Comm_size(comm, &nr);
-    if (nr < 2)
-      bench_die("units 0 and 1 are not on one node");
+    if (nr < 2) bench_die("units 0 and 1 are not on one node");
     char *base = NULL;
     if (MPI_Win_allocate_shared((MPI_Aint)MAX_SIZE, 1, MPI_INFO_NULL, comm,
                                 &base, &c->win) != MPI_SUCCESS)
       bench_die("MPI_Win_allocate_shared failed");
     MPI_Aint sz;
-    int      du;
+    int du;
     MPI_Win_shared_query(c->win, 1, &sz, &du, &c->peer);
     MPI_Comm_free(&comm);
   } else {
@@ -263,16 +254,15 @@ static void setup_mpi(rma_ctx_t *c)
 /* Allocates the DART segment; disables DART if that fails anywhere. */
 static int setup_dart(rma_ctx_t *c)
 {
-  if (!bench.have_dart)
-    return 0;
-  int ok = dart_team_memalloc_aligned(DART_TEAM_ALL, MAX_SIZE, BYTE,
-                                      &c->seg) == DART_OK;
+  if (!bench.have_dart) return 0;
+  int ok = dart_team_memalloc_aligned(DART_TEAM_ALL, MAX_SIZE, BYTE, &c->seg) ==
+           DART_OK;
   if (!bench_all_ok(ok)) {
     if (bench.rank == 0)
       fprintf(stderr, "bench_rma: dart_team_memalloc_aligned failed\n");
     return 0;
   }
-  c->gp        = c->seg;
+  c->gp = c->seg;
   c->gp.unitid = 1;
   return 1;
 }
@@ -283,14 +273,13 @@ static int check_variant(rma_ctx_t *c, bench_variant_t *v)
 {
   int ok = 1;
   if (bench.rank == 0) {
-    for (size_t i = 0; i < 4096; i++)
-      c->src[i] = (char)(i * 7 + 1);
+    for (size_t i = 0; i < 4096; i++) c->src[i] = (char)(i * 7 + 1);
     memset(c->dst, 0, 4096);
     c->size = 4096;
-    c->op   = OP_PUT_BLOCK;
-    ok      = v->fn(c, 1) >= 0;
-    c->op   = OP_GET_BLOCK;
-    ok      = ok && v->fn(c, 1) >= 0 && memcmp(c->src, c->dst, 4096) == 0;
+    c->op = OP_PUT_BLOCK;
+    ok = v->fn(c, 1) >= 0;
+    c->op = OP_GET_BLOCK;
+    ok = ok && v->fn(c, 1) >= 0 && memcmp(c->src, c->dst, 4096) == 0;
   }
   MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
   bench_csv_row("#check_%s=%s", v->name, ok ? "ok" : "FAILED");
@@ -301,24 +290,22 @@ static int check_variant(rma_ctx_t *c, bench_variant_t *v)
  * budget for large ones. */
 static long iters_for(size_t m)
 {
-  long   hi     = bench.quick ? 200 : 2000;
+  long hi = bench.quick ? 200 : 2000;
   size_t budget = bench.quick ? ((size_t)4 << 20) : ((size_t)64 << 20);
-  long   n      = (long)(budget / m);
-  if (n > hi)
-    n = hi;
+  long n = (long)(budget / m);
+  if (n > hi) n = hi;
   return n < 4 ? 4 : n;
 }
 
 static void run_size(rma_ctx_t *c, bench_variant_t *v, int op, size_t m)
 {
   bench_result_t res[V_COUNT];
-  long           n = iters_for(m);
-  c->op   = op;
+  long n = iters_for(m);
+  c->op = op;
   c->size = m;
   bench_interleave(v, V_COUNT, n, res);
   for (int j = 0; j < V_COUNT; j++) {
-    if (!res[j].ok)
-      continue;
+    if (!res[j].ok) continue;
     bench_csv_row("%s,%s,%zu,%s,%ld,%.6f,%.6f", path_rma ? "rma" : "shm",
                   op_name[op], m, v[j].name, n, res[j].median * 1e6,
                   res[j].min * 1e6);
@@ -327,8 +314,8 @@ static void run_size(rma_ctx_t *c, bench_variant_t *v, int op, size_t m)
 
 static void run_all(rma_ctx_t *c, bench_variant_t *v)
 {
-  static const size_t quick_sizes[] = { 1, 8, 64, 1024, 16384, 65536,
-                                        262144, 2097152 };
+  static const size_t quick_sizes[] = {1,     8,     64,     1024,
+                                       16384, 65536, 262144, 2097152};
   for (int op = 0; op < OP_COUNT; op++) {
     if (op == OP_FOP) {
       run_size(c, v, op, 8);
@@ -338,8 +325,7 @@ static void run_all(rma_ctx_t *c, bench_variant_t *v)
       for (size_t k = 0; k < sizeof quick_sizes / sizeof *quick_sizes; k++)
         run_size(c, v, op, quick_sizes[k]);
     } else {
-      for (size_t m = 1; m <= MAX_SIZE; m *= 2)
-        run_size(c, v, op, m);
+      for (size_t m = 1; m <= MAX_SIZE; m *= 2) run_size(c, v, op, m);
     }
   }
 }
@@ -349,19 +335,17 @@ int main(int argc, char **argv)
   rma_ctx_t c;
   memset(&c, 0, sizeof c);
   bench_init(&argc, &argv, parse_path);
-  if (bench.size < 2)
-    bench_die("bench_rma needs at least 2 units");
+  if (bench.size < 2) bench_die("bench_rma needs at least 2 units");
   c.src = calloc(1, MAX_SIZE);
   c.dst = calloc(1, MAX_SIZE);
-  if (c.src == NULL || c.dst == NULL)
-    bench_die("out of memory");
+  if (c.src == NULL || c.dst == NULL) bench_die("out of memory");
   setup_mpi(&c);
   int dart_ok = setup_dart(&c);
   bench_variant_t v[V_COUNT] = {
-    { "dart", run_dart, &c, dart_ok },
-    { "mpi", run_mpi, &c, 1 },
-    { "memcpy", run_memcpy, &c, !path_rma },
-    { "shmem", NULL, &c, 0 },
+      {"dart", run_dart, &c, dart_ok},
+      {"mpi", run_mpi, &c, 1},
+      {"memcpy", run_memcpy, &c, !path_rma},
+      {"shmem", NULL, &c, 0},
   };
 #ifdef BENCH_HAVE_SHMEM
   c.sym = shmem_malloc(MAX_SIZE);
@@ -371,13 +355,11 @@ int main(int argc, char **argv)
   bench_csv_header("path,op,size,variant,iters,median_us,min_us");
   bench_csv_row("#units=%d", bench.size);
   for (int j = 0; j < V_COUNT; j++)
-    if (v[j].enabled)
-      v[j].enabled = check_variant(&c, &v[j]);
+    if (v[j].enabled) v[j].enabled = check_variant(&c, &v[j]);
   run_all(&c, v);
   MPI_Win_unlock_all(c.win);
   MPI_Win_free(&c.win);
-  if (dart_ok)
-    dart_team_memfree(c.seg);
+  if (dart_ok) dart_team_memfree(c.seg);
 #ifdef BENCH_HAVE_SHMEM
   shmem_free(c.sym);
 #endif
