@@ -83,6 +83,10 @@ def fmt_t(us):
     return "%.3f us" % us
 
 
+def md_header(*cols):
+    return ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+
+
 def fmt_ratio(x):
     return "-" if x is None else "%.2f" % x
 
@@ -110,6 +114,11 @@ class Result:
 
     def rows(self, key):
         return self.data.get(key, [])
+
+    def prefixed(self, prefix):
+        """Rows of every CSV whose name starts with prefix (e.g. gups_np)."""
+        return [r for k in sorted(self.data) if k.startswith(prefix)
+                for r in self.data[k]]
 
     def rma(self, path):
         return index(self.rows("rma_" + path), "op", "size", "variant")
@@ -167,34 +176,52 @@ def constant_overhead(res, path, op):
     return c, err, len(diffs)
 
 
+def draw_lines(ax, series, xlabel, ylabel, title, logx=False, logy=False):
+    """Draws series [(label, [(x, y), ...]), ...]; returns True if any."""
+    drawn = False
+    for label, pts in series:
+        if pts:
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
+                    ms=3, label=label)
+            drawn = True
+    if logx:
+        ax.set_xscale("log", base=2)
+    if logy:
+        ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    if drawn:
+        ax.legend(fontsize=8)
+    return drawn
+
+
+def save_fig(fig, docs, fname):
+    fig.tight_layout()
+    fig.savefig(os.path.join(docs, "bench", fname), dpi=90)
+    plt.close(fig)
+    return fname
+
+
 def plot_rma(res, path, ops, title, fname, docs, bandwidth=False):
     idx = res.rma(path)
     fig, axes = plt.subplots(1, len(ops), figsize=(5.5 * len(ops), 4))
-    axes = axes if len(ops) > 1 else [axes]
     drawn = False
     for ax, op in zip(axes, ops):
+        series = []
         for v, lab in RMA_VARIANTS:
             pts = sorted((s, r["median_us"]) for (o, s, vv), r in idx.items()
                          if o == op and vv == v)
-            if not pts:
-                continue
-            xs = [p[0] for p in pts]
-            ys = [p[0] / p[1] for p in pts] if bandwidth else [p[1] for p in pts]
-            ax.plot(xs, ys, marker="o", ms=3, label=lab)
-            drawn = True
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        ax.set_xlabel("message size (bytes)")
-        ax.set_ylabel("MB/s" if bandwidth else "time per operation (us)")
-        ax.set_title(op)
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=8)
+            series.append((lab, [(s, s / t if bandwidth else t) for s, t in pts]))
+        drawn |= draw_lines(ax, series, "message size (bytes)",
+                            "MB/s" if bandwidth else "time per operation (us)",
+                            op, logx=True, logy=True)
     fig.suptitle("%s (%s)" % (title, res.mpi))
-    fig.tight_layout()
-    if drawn:
-        fig.savefig(os.path.join(docs, "bench", fname), dpi=90)
-    plt.close(fig)
-    return fname if drawn else None
+    if not drawn:
+        plt.close(fig)
+        return None
+    return save_fig(fig, docs, fname)
 
 
 def section_rma(res, docs):
@@ -238,8 +265,7 @@ def _overhead_table(res, path):
 
 # ------------------------------------------------------------ applications
 def section_gups(res, docs):
-    rows = [r for k in sorted(res.data) if k.startswith("gups_np")
-            for r in res.rows(k)]
+    rows = res.prefixed("gups_np")
     out = ["## RandomAccess / GUPS (MPI-3 shm paper Fig. 5)\n",
            "HPCC rules: 64-bit table, 4 x table-size XOR updates from the "
            "HPCC stream, remote atomics with at most 1024 updates in flight "
@@ -248,8 +274,8 @@ def section_gups(res, docs):
            "the same at every unit count (weak scaling).\n"]
     if not rows:
         return "\n".join(out + ["_not run or failed_\n"])
-    out += ["| units | version | table words | updates | time | GUPS | "
-            "wrong words | vs MPI | vs OpenSHMEM |", "|" + "---|" * 9]
+    out += md_header("units", "version", "table words", "updates", "time",
+                     "GUPS", "wrong words", "vs MPI", "vs OpenSHMEM")
     by = index(rows, "units", "variant")
     for (u, v), r in sorted(by.items()):
         g = r["gups"]
@@ -261,27 +287,17 @@ def section_gups(res, docs):
             fmt_ratio(g / vm["gups"]) if vm else "-",
             fmt_ratio(g / vs["gups"]) if vs else "-"))
     fig, ax = plt.subplots(figsize=(6, 4))
-    for v in ("dart", "mpi", "shmem"):
-        pts = sorted((u, r["gups"]) for (u, vv), r in by.items() if vv == v)
-        if pts:
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=v)
-    ax.set_xlabel("units")
-    ax.set_ylabel("GUPS")
+    series = [(v, sorted((u, r["gups"]) for (u, vv), r in by.items() if vv == v))
+              for v in ("dart", "mpi", "shmem")]
+    draw_lines(ax, series, "units", "GUPS", "RandomAccess (%s)" % res.mpi)
     ax.set_xticks(sorted({u for (u, _v) in by}))
-    ax.set_title("RandomAccess (%s)" % res.mpi)
-    ax.grid(True, alpha=0.3)
-    ax.legend()
-    fig.tight_layout()
-    fname = "%s_gups.png" % res.mpi
-    fig.savefig(os.path.join(docs, "bench", fname), dpi=90)
-    plt.close(fig)
+    fname = save_fig(fig, docs, "%s_gups.png" % res.mpi)
     out.append("\n![GUPS](bench/%s)\n" % fname)
     return "\n".join(out)
 
 
 def section_stencil(res, docs):
-    rows = [r for k in sorted(res.data) if k.startswith("stencil_np")
-            for r in res.rows(k)]
+    rows = res.prefixed("stencil_np")
     out = ["## Five-point stencil (MPI-3 shm paper Fig. 6)\n",
            "Jacobi sweeps on an N x N grid of doubles, block rows, halo rows "
            "exchanged after every sweep (DART: blocking put + barrier; MPI: "
@@ -290,8 +306,9 @@ def section_stencil(res, docs):
            "bit-identical across versions.\n"]
     if not rows:
         return "\n".join(out + ["_not run or failed_\n"])
-    out += ["| units | grid | iterations | version | time | time/iter | "
-            "vs MPI | residual | checksum | equal to MPI |", "|" + "---|" * 10]
+    out += md_header("units", "grid", "iterations", "version", "time",
+                     "time/iter", "vs MPI", "residual", "checksum",
+                     "equal to MPI")
     by = index(rows, "units", "n", "variant")
     for (u, n, v), r in sorted(by.items()):
         m = by.get((u, n, "mpi_p2p"))
@@ -309,10 +326,7 @@ def section_stencil(res, docs):
         ax.set_xticklabels(labels, fontsize=8)
         ax.set_ylabel("time (ms)")
         ax.set_title("%dx%d (%s)" % (n, n, res.mpi))
-    fig.tight_layout()
-    fname = "%s_stencil.png" % res.mpi
-    fig.savefig(os.path.join(docs, "bench", fname), dpi=90)
-    plt.close(fig)
+    fname = save_fig(fig, docs, "%s_stencil.png" % res.mpi)
     out.append("\n![stencil](bench/%s)\n" % fname)
     return "\n".join(out)
 
@@ -321,8 +335,7 @@ HALO = ("fence", "pscw", "lock", "dart")
 
 
 def section_halo(res, docs):
-    rows = [r for k in sorted(res.data) if k.startswith("halo_np")
-            for r in res.rows(k)]
+    rows = res.prefixed("halo_np")
     out = ["## Halo exchange (Thakur/Gropp/Toonen, Tables 1-2)\n",
            "Periodic 2-D unit grid, every unit sends n bytes to each of 4 "
            "neighbours per step. Ratios: time of the one-sided version / "
@@ -333,9 +346,9 @@ def section_halo(res, docs):
         return "\n".join(out + ["_not run or failed_\n"])
     by = index(rows, "units", "size", "variant")
     for u in sorted({k[0] for k in by}):
-        out += ["**%d units** (p2p time per step, then ratios)\n" % u,
-                "| size | p2p | fence | pscw | lock | DART | DART / best MPI one-sided | checks |",
-                "|" + "---|" * 8]
+        out += ["**%d units** (p2p time per step, then ratios)\n" % u]
+        out += md_header("size", "p2p", "fence", "pscw", "lock", "DART",
+                         "DART / best MPI one-sided", "checks")
         for s in sorted({k[1] for k in by if k[0] == u}):
             p = by.get((u, s, "p2p"))
             cells = [fmt_size(s), fmt_t(p["median_us"]) if p else "-"]
@@ -351,23 +364,14 @@ def section_halo(res, docs):
             out.append("| " + " | ".join(cells) + " |")
         out.append("")
     fig, ax = plt.subplots(figsize=(6.5, 4))
-    for v in HALO:
-        pts = sorted((s, by[(u, s, v)]["median_us"] / by[(u, s, "p2p")]["median_us"])
-                     for (u, s, vv) in by if vv == v and (u, s, "p2p") in by)
-        if pts:
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=v)
+    series = [(v, sorted((s, by[(u, s, v)]["median_us"] /
+                          by[(u, s, "p2p")]["median_us"])
+                         for (u, s, vv) in by if vv == v and (u, s, "p2p") in by))
+              for v in HALO]
+    draw_lines(ax, series, "bytes per neighbour", "time / time(p2p)",
+               "Halo exchange (%s)" % res.mpi, logx=True, logy=True)
     ax.axhline(1.0, color="gray", lw=0.8)
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("bytes per neighbour")
-    ax.set_ylabel("time / time(p2p)")
-    ax.set_title("Halo exchange (%s)" % res.mpi)
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend()
-    fig.tight_layout()
-    fname = "%s_halo.png" % res.mpi
-    fig.savefig(os.path.join(docs, "bench", fname), dpi=90)
-    plt.close(fig)
+    fname = save_fig(fig, docs, "%s_halo.png" % res.mpi)
     out.append("![halo](bench/%s)\n" % fname)
     return "\n".join(out)
 

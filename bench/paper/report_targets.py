@@ -94,7 +94,7 @@ def rma_targets(res):
 
 
 def gups_targets(res):
-    rows = [r for k in res.data if k.startswith("gups_np") for r in res.rows(k)]
+    rows = res.prefixed("gups_np")
     by = {(r["units"], r["variant"]): r for r in rows}
     d, s, m = by.get((4, "dart")), by.get((4, "shmem")), by.get((4, "mpi"))
 
@@ -117,7 +117,7 @@ def gups_targets(res):
 
 
 def stencil_targets(res):
-    rows = [r for k in res.data if k.startswith("stencil_np") for r in res.rows(k)]
+    rows = res.prefixed("stencil_np")
     by = {(r["units"], r["n"], r["variant"]): r for r in rows}
     units = max([r["units"] for r in rows], default=4)
     out = []
@@ -139,7 +139,7 @@ def stencil_targets(res):
 
 
 def halo_targets(res):
-    rows = [r for k in res.data if k.startswith("halo_np") for r in res.rows(k)]
+    rows = res.prefixed("halo_np")
     by = {(r["units"], r["size"], r["variant"]): r for r in rows}
     fr = []
     for (u, s, v), r in by.items():
