@@ -66,10 +66,30 @@ DART__HIDDEN int dart__mpi_wait(MPI_Request *req);
 DART__HIDDEN int dart__mpi_waitall(int n, MPI_Request *reqs);
 
 /*
+ * Yielding rendezvous (MPI_Ibarrier + dart__mpi_wait). Called before a
+ * blocking MPI collective that has no non-blocking form (communicator and
+ * window creation) so that units wait here, politely, instead of inside
+ * MPI's busy-polling loop when ranks outnumber cores.
+ */
+DART__HIDDEN int dart__mpi_rendezvous(MPI_Comm comm);
+
+/* Non-blocking MPI_Allreduce / MPI_Allgather followed by a yielding wait. */
+DART__HIDDEN int dart__mpi_allreduce(const void *send, void *recv, int count,
+                                     MPI_Datatype type, MPI_Op op,
+                                     MPI_Comm comm);
+DART__HIDDEN int dart__mpi_allgather(const void *send, int count,
+                                     MPI_Datatype type, void *recv,
+                                     MPI_Comm comm);
+
+/*
  * Backoff step for any DART wait loop: call with an increasing iteration
  * counter. Spins for the first DART_SPIN_COUNT iterations, then yields,
  * then sleeps briefly.
  */
 DART__HIDDEN void dart__backoff(uint64_t iteration);
+
+/* Node topology (topology.c): fills node_of_unit / num_nodes. */
+DART__HIDDEN dart_ret_t dart__topology_init(void);
+DART__HIDDEN void dart__topology_fini(void);
 
 #endif /* DART__MPI_H */

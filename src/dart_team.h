@@ -83,6 +83,9 @@ DART__HIDDEN dart_ret_t dart__globmem_init(void);  /* after teams_init */
 DART__HIDDEN void dart__globmem_fini(void);
 DART__HIDDEN dart_ret_t dart__locality_init(void); /* team ALL locality */
 DART__HIDDEN void dart__locality_fini(void);
+/* True when dart_init should request MPI_THREAD_MULTIPLE for a progress
+ * thread (decided before MPI_Init, from the MPI flavour and DART_PROGRESS). */
+DART__HIDDEN bool dart__progress_wanted(void);
 DART__HIDDEN dart_ret_t dart__progress_init(void);
 DART__HIDDEN void dart__progress_fini(void);
 

@@ -344,7 +344,7 @@ typedef struct
 {
     /** Host name (null-terminated). */
     char  host[DART_LOCALITY_HOST_MAX_SIZE];
-    /** Number of cores assigned to the unit. */
+    /** Number of cores available to the unit. */
     int   num_cores;
     /** Number of NUMA domains. */
     int   num_numa;
@@ -366,9 +366,9 @@ typedef struct
     int   cache_line_sizes[DART_LOCALITY_MAX_CACHE_LEVELS];
     /** Cache ids, per level. */
     int   cache_ids[DART_LOCALITY_MAX_CACHE_LEVELS];
-    /** Minimum number of threads per core. */
+    /** Minimum number of hardware threads usable by the unit. */
     int   min_threads;
-    /** Maximum number of threads per core. */
+    /** Maximum number of hardware threads usable by the unit. */
     int   max_threads;
     /** Shared-memory bandwidth in MB/s. */
     int   max_shmem_mbps;
@@ -428,7 +428,7 @@ struct dart_domain_locality_s
     int                              num_domains;
     /** Child domains, NULL if there are none. */
     struct dart_domain_locality_s ** children;
-    /** Whether all child domains are alike. */
+    /** Non-zero if the subdomains are symmetric (informational). */
     int                              is_symmetric;
     /** Team the domain hierarchy belongs to. */
     dart_team_t                      team;

@@ -1,0 +1,191 @@
+/* dart_init / dart_exit / dart_abort and process-wide state. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <dash/dart/if/dart_communication.h>
+#include <dash/dart/if/dart_initialization.h>
+
+#include "dart_team.h"
+
+dart__global_t dart__g = {.myid = -1, .comm = MPI_COMM_NULL};
+
+/* Level parsing happens before anything can log. */
+static void dart__init_logging(void)
+{
+  int lvl = dart__log_parse_level(dart__env.log_level);
+  if (lvl < 0) {
+    dart__log_level = DART__LOG_WARN;
+    DART_LOG_WARN("unknown DART_LOG_LEVEL '%s', using WARN", dart__env.log_level);
+  } else {
+    dart__log_level = lvl;
+  }
+}
+
+/*
+ * Open MPI's default one-sided component (osc/rdma) crashes in
+ * MPI_Compare_and_swap and fails in MPI_Win_detach on this class of
+ * machine. When DART starts MPI itself and the user has not chosen an osc
+ * component, steer Open MPI to its other components.
+ */
+static void dart__route_around_mpi_bugs(int mpi_already_initialized)
+{
+#ifdef OPEN_MPI
+  if (getenv("OMPI_MCA_osc") != NULL) return;
+  if (!mpi_already_initialized) {
+    setenv("OMPI_MCA_osc", "^rdma", 0);
+  } else {
+    DART_LOG_WARN("Open MPI was initialized before DART without "
+                  "OMPI_MCA_osc set; its osc/rdma component is known to crash "
+                  "in atomics; export OMPI_MCA_osc=^rdma");
+  }
+#else
+  (void)mpi_already_initialized;
+#endif
+}
+
+static dart_ret_t dart__mpi_start(int *argc, char ***argv, int requested)
+{
+  int flag = 0;
+  DART__MPI(MPI_Initialized(&flag));
+  if (flag) {
+    int fin = 0;
+    DART__MPI(MPI_Finalized(&fin));
+    DART__CHECK(!fin, DART_ERR_OTHER,
+                "MPI was already finalized (by an earlier dart_exit?); "
+                "initialize MPI in the application to cycle dart_init/dart_exit");
+  }
+  dart__route_around_mpi_bugs(flag);
+  if (!flag) {
+    DART__MPI(MPI_Init_thread(argc, argv, requested, &dart__g.thread_level));
+    dart__g.mpi_owned = true;
+  } else {
+    DART__MPI(MPI_Query_thread(&dart__g.thread_level));
+    dart__g.mpi_owned = false;
+  }
+  char version[MPI_MAX_LIBRARY_VERSION_STRING];
+  int len = 0;
+  DART__MPI(MPI_Get_library_version(version, &len));
+  dart__g.is_openmpi = strstr(version, "Open MPI") != NULL;
+  DART__MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dart__g.comm));
+  DART__MPI(MPI_Comm_set_errhandler(dart__g.comm, MPI_ERRORS_RETURN));
+  DART__MPI(MPI_Comm_rank(dart__g.comm, &dart__g.myid));
+  DART__MPI(MPI_Comm_size(dart__g.comm, &dart__g.size));
+  return DART_OK;
+}
+
+/* Subsystems in start order; stopped in reverse by dart__stop. */
+static dart_ret_t dart__start_subsystems(int *stage)
+{
+  dart_ret_t ret;
+  if ((ret = dart__topology_init()) != DART_OK) return ret;
+  *stage = 1;
+  if ((ret = dart__types_init()) != DART_OK) return ret;
+  *stage = 2;
+  if ((ret = dart__teams_init()) != DART_OK) return ret;
+  *stage = 3;
+  if ((ret = dart__globmem_init()) != DART_OK) return ret;
+  *stage = 4;
+  if ((ret = dart__locality_init()) != DART_OK) return ret;
+  *stage = 5;
+  if ((ret = dart__progress_init()) != DART_OK) return ret;
+  *stage = 6;
+  return DART_OK;
+}
+
+static dart_ret_t dart__stop_subsystems(int stage)
+{
+  dart_ret_t ret = DART_OK;
+  if (stage >= 6) dart__progress_fini();
+  if (stage >= 5) dart__locality_fini();
+  if (stage >= 4) dart__globmem_fini();
+  if (stage >= 3) ret = dart__teams_fini();
+  if (stage >= 2) dart__types_fini();
+  if (stage >= 1) dart__topology_fini();
+  return ret;
+}
+
+static void dart__mpi_stop(void)
+{
+  if (dart__g.comm != MPI_COMM_NULL) MPI_Comm_free(&dart__g.comm);
+  if (dart__g.mpi_owned) MPI_Finalize();
+  dart__g.mpi_owned = false;
+  dart__g.myid = -1;
+  dart__g.size = 0;
+}
+
+static dart_ret_t dart__init(int *argc, char ***argv, int requested)
+{
+  if (dart__g.initialized) {
+    DART_LOG_ERROR("DART is already initialized");
+    return DART_ERR_OTHER;
+  }
+  dart__env_load();
+  dart__init_logging();
+  dart_ret_t ret = dart__mpi_start(argc, argv, requested);
+  if (ret != DART_OK) return ret;
+  dart__g.multithreaded = (requested == MPI_THREAD_MULTIPLE &&
+                           dart__g.thread_level == MPI_THREAD_MULTIPLE);
+  dart__g.initialized = true; /* subsystems use the public API */
+  int stage = 0;
+  ret = dart__start_subsystems(&stage);
+  if (ret != DART_OK) {
+    DART_LOG_ERROR("initialization failed (%s)", dart__strerror(ret));
+    dart__stop_subsystems(stage);
+    dart__g.initialized = false;
+    dart__mpi_stop();
+    return ret;
+  }
+  if (dart__env.verbose && dart__g.myid == 0) {
+    dart__env_print(stderr);
+    fprintf(stderr, "DART: %d units on %d node(s), MPI thread level %d\n",
+            dart__g.size, dart__g.num_nodes, dart__g.thread_level);
+  }
+  DART_LOG_DEBUG("initialized: %d units, %d nodes", dart__g.size,
+                 dart__g.num_nodes);
+  return DART_OK;
+}
+
+dart_ret_t dart_init(int *argc, char ***argv)
+{
+  return dart__init(argc, argv,
+                    dart__progress_wanted() ? MPI_THREAD_MULTIPLE
+                                            : MPI_THREAD_SINGLE);
+}
+
+dart_ret_t dart_init_thread(int *argc, char ***argv,
+                            dart_thread_support_level_t *thread_safety)
+{
+  DART__CHECK_NOTNULL(thread_safety);
+  *thread_safety = DART_THREAD_SINGLE;
+  dart_ret_t ret = dart__init(argc, argv, MPI_THREAD_MULTIPLE);
+  if (ret == DART_OK && dart__g.multithreaded) {
+    *thread_safety = DART_THREAD_MULTIPLE;
+  }
+  return ret;
+}
+
+dart_ret_t dart_exit(void)
+{
+  DART__CHECK(dart__g.initialized, DART_ERR_OTHER, "DART is not initialized");
+  dart_ret_t ret = dart_barrier(DART_TEAM_ALL);
+  dart_ret_t r2 = dart__stop_subsystems(6);
+  if (ret == DART_OK) ret = r2;
+  dart__g.initialized = false;
+  dart__mpi_stop();
+  return ret;
+}
+
+bool dart_initialized(void) { return dart__g.initialized; }
+
+void dart_abort(int errorcode)
+{
+  fflush(stdout);
+  fflush(stderr);
+  int flag = 0, fin = 0;
+  if (MPI_Initialized(&flag) == MPI_SUCCESS && flag &&
+      MPI_Finalized(&fin) == MPI_SUCCESS && !fin) {
+    MPI_Abort(MPI_COMM_WORLD, errorcode);
+  }
+  /* MPI_Abort should not return; make sure we never do. */
+  abort();
+}

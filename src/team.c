@@ -1,0 +1,298 @@
+/* Teams: creation, destruction, id agreement and the O(1) team table. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dart_group_set.h"
+#include "dart_team.h"
+
+dart__team_t *dart__team_table[DART__TEAM_ID_MAX + 1];
+
+/* Next team id this unit proposes; agreed as the max over the parent. */
+static int dart__next_team_id = 1;
+
+dart__team_t *dart__team_lookup(const char *func, dart_team_t id)
+{
+  if (__builtin_expect(!dart__g.initialized, 0)) {
+    dart__log(DART__LOG_ERROR, func, "DART is not initialized");
+    return NULL;
+  }
+  dart__team_t *t = dart__team_get(id);
+  if (__builtin_expect(t == NULL, 0)) {
+    dart__log(DART__LOG_ERROR, func, "invalid team id %d%s", (int)id,
+              id == DART_TEAM_NULL ? " (DART_TEAM_NULL)" : "");
+  }
+  return t;
+}
+
+static void dart__team_free(dart__team_t *t)
+{
+  if (t == NULL) return;
+  if (t->node_comm != MPI_COMM_NULL) MPI_Comm_free(&t->node_comm);
+  if (t->comm != MPI_COMM_NULL) MPI_Comm_free(&t->comm);
+  free(t->l2g);
+  free(t->g2l);
+  free(t->unit_node);
+  free(t->unit_node_rank);
+  free(t);
+}
+
+/* Fills the node view of a team whose comm, size, myid and l2g are set. */
+static dart_ret_t dart__team_build_nodes(dart__team_t *t)
+{
+  int mynode = dart__g.node_of_unit[dart__g.myid];
+  DART__MPI(dart__mpi_rendezvous(t->comm));
+  DART__MPI(MPI_Comm_split(t->comm, mynode, t->myid, &t->node_comm));
+  DART__MPI(MPI_Comm_set_errhandler(t->node_comm, MPI_ERRORS_RETURN));
+  DART__MPI(MPI_Comm_size(t->node_comm, &t->node_size));
+  DART__MPI(MPI_Comm_rank(t->node_comm, &t->node_rank));
+  DART__MPI(dart__mpi_allgather(&t->node_rank, 1, MPI_INT, t->unit_node_rank,
+                                t->comm));
+  t->num_nodes = 0;
+  for (int u = 0; u < t->size; u++) {
+    t->unit_node[u] = dart__g.node_of_unit[t->l2g[u]];
+    /* a unit is the first of its node in the team iff its node rank is 0 */
+    if (t->unit_node_rank[u] == 0) t->num_nodes++;
+  }
+  t->single_node = (t->node_size == t->size);
+  return DART_OK;
+}
+
+/* Creates the team object for communicator comm (ownership passes). */
+static dart_ret_t dart__team_build(MPI_Comm comm, dart_team_t id,
+                                   dart__team_t **out)
+{
+  dart_ret_t ret = DART_OK;
+  dart__team_t *t = calloc(1, sizeof *t);
+  if (t == NULL) return DART_ERR_NOMEM;
+  t->id = id;
+  t->comm = comm;
+  t->node_comm = MPI_COMM_NULL;
+  DART__MPI_GOTO(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN), ret, fail);
+  DART__MPI_GOTO(MPI_Comm_size(comm, &t->size), ret, fail);
+  DART__MPI_GOTO(MPI_Comm_rank(comm, &t->myid), ret, fail);
+  t->l2g = malloc((size_t)t->size * sizeof *t->l2g);
+  t->g2l = malloc((size_t)dart__g.size * sizeof *t->g2l);
+  t->unit_node = malloc((size_t)t->size * sizeof *t->unit_node);
+  t->unit_node_rank = malloc((size_t)t->size * sizeof *t->unit_node_rank);
+  if (!t->l2g || !t->g2l || !t->unit_node || !t->unit_node_rank) {
+    ret = DART_ERR_NOMEM;
+    goto fail;
+  }
+  int32_t me = dart__g.myid;
+  DART__MPI_GOTO(dart__mpi_allgather(&me, 1, MPI_INT32_T, t->l2g, comm), ret,
+                 fail);
+  for (int g = 0; g < dart__g.size; g++) t->g2l[g] = -1;
+  for (int u = 0; u < t->size; u++) t->g2l[t->l2g[u]] = u;
+  ret = dart__team_build_nodes(t);
+  if (ret != DART_OK) goto fail;
+  dart__team_table[id] = t;
+  ret = dart__globmem_team_init(t);
+  if (ret != DART_OK) {
+    dart__team_table[id] = NULL;
+    goto fail;
+  }
+  *out = t;
+  return DART_OK;
+fail:
+  if (ret == DART_ERR_NOMEM) DART_LOG_ERROR("out of memory building team %d", id);
+  dart__team_free(t);
+  return ret;
+}
+
+/* Releases a team: module state first, then communicators. */
+static dart_ret_t dart__team_release(dart__team_t *t)
+{
+  dart__locks_team_fini(t);
+  dart__locality_team_fini(t);
+  dart_ret_t ret = dart__globmem_team_fini(t);
+  dart__team_table[t->id] = NULL;
+  dart__team_free(t);
+  return ret;
+}
+
+dart_ret_t dart__teams_init(void)
+{
+  memset(dart__team_table, 0, sizeof dart__team_table);
+  dart__next_team_id = 1;
+  MPI_Comm comm;
+  MPI_Request req;
+  DART__MPI(MPI_Comm_idup(dart__g.comm, &comm, &req));
+  DART__MPI(dart__mpi_wait(&req));
+  dart__team_t *all = NULL;
+  dart_ret_t ret = dart__team_build(comm, DART_TEAM_ALL, &all);
+  return ret;
+}
+
+dart_ret_t dart__teams_fini(void)
+{
+  dart_ret_t ret = DART_OK;
+  /* Teams the application did not destroy, newest first, then ALL. */
+  for (int id = DART__TEAM_ID_MAX; id >= 0; id--) {
+    dart__team_t *t = dart__team_table[id];
+    if (t == NULL) continue;
+    if (id != DART_TEAM_ALL) DART_LOG_DEBUG("releasing team %d at exit", id);
+    dart_ret_t r = dart__team_release(t);
+    if (r != DART_OK) ret = r;
+  }
+  return ret;
+}
+
+/*
+ * Agrees on a new team id over the parent: the maximum of every member's
+ * next id. When ids run out (they are int16_t), falls back to the lowest id
+ * unused by every parent member.
+ */
+static dart_ret_t dart__team_agree_id(dart__team_t *parent, int *id)
+{
+  int next = dart__next_team_id;
+  DART__MPI(dart__mpi_allreduce(&next, id, 1, MPI_INT, MPI_MAX, parent->comm));
+  if (*id <= DART__TEAM_ID_MAX) {
+    dart__next_team_id = *id + 1;
+    return DART_OK;
+  }
+  enum { NWORDS = (DART__TEAM_ID_MAX + 1) / 64 };
+  uint64_t *used = calloc(NWORDS, sizeof *used);
+  DART__CHECK(used != NULL, DART_ERR_NOMEM, "out of memory");
+  for (int t = 0; t <= DART__TEAM_ID_MAX; t++) {
+    if (dart__team_table[t] != NULL) used[t / 64] |= 1ull << (t % 64);
+  }
+  int rc = dart__mpi_allreduce(MPI_IN_PLACE, used, NWORDS, MPI_UINT64_T,
+                               MPI_BOR, parent->comm);
+  *id = -1;
+  for (int t = 1; rc == MPI_SUCCESS && t <= DART__TEAM_ID_MAX && *id < 0; t++) {
+    if (!(used[t / 64] & (1ull << (t % 64)))) *id = t;
+  }
+  free(used);
+  if (rc != MPI_SUCCESS) {
+    dart__mpi_log_error(__func__, "MPI_Allreduce", rc);
+    return DART_ERR_OTHER;
+  }
+  DART__CHECK(*id > 0, DART_ERR_OTHER, "no free team id left");
+  return DART_OK;
+}
+
+dart_ret_t dart_team_create(dart_team_t teamid, const dart_group_t group,
+                            dart_team_t *newteam)
+{
+  DART__CHECK_NOTNULL(newteam);
+  *newteam = DART_TEAM_NULL;
+  DART__TEAM_OR_RETURN(parent, teamid);
+  DART__CHECK_ARG(group != NULL, "group is NULL");
+  for (size_t i = 0; i < group->n; i++) {
+    int32_t g = group->ids[i];
+    DART__CHECK_ARG(g >= 0 && g < dart__g.size && parent->g2l[g] >= 0,
+                    "unit %d of the group is not a member of team %d", g,
+                    (int)teamid);
+  }
+  int id = 0;
+  dart_ret_t ret = dart__team_agree_id(parent, &id);
+  if (ret != DART_OK) return ret;
+  int member = dart__group_contains(group, dart__g.myid);
+  MPI_Comm comm = MPI_COMM_NULL;
+  DART__MPI(MPI_Comm_split(parent->comm, member ? 0 : MPI_UNDEFINED,
+                           dart__g.myid, &comm));
+  if (!member) return DART_OK;
+  dart__team_t *t = NULL;
+  ret = dart__team_build(comm, (dart_team_t)id, &t);
+  if (ret != DART_OK) return ret;
+  *newteam = (dart_team_t)id;
+  return DART_OK;
+}
+
+dart_ret_t dart_team_destroy(dart_team_t *teamid)
+{
+  DART__CHECK_NOTNULL(teamid);
+  if (*teamid == DART_TEAM_NULL) return DART_OK;
+  DART__TEAM_OR_RETURN(t, *teamid);
+  DART__CHECK_ARG(*teamid != DART_TEAM_ALL,
+                  "DART_TEAM_ALL cannot be destroyed (dart_exit does that)");
+  dart_ret_t ret = dart__team_release(t);
+  *teamid = DART_TEAM_NULL;
+  return ret;
+}
+
+dart_ret_t dart_team_get_group(dart_team_t teamid, dart_group_t *group)
+{
+  DART__CHECK_NOTNULL(group);
+  *group = DART_GROUP_NULL;
+  DART__TEAM_OR_RETURN(t, teamid);
+  dart__group_t *g = dart__group_new((size_t)t->size);
+  DART__CHECK(g != NULL, DART_ERR_NOMEM, "out of memory");
+  memcpy(g->ids, t->l2g, (size_t)t->size * sizeof *g->ids);
+  g->n = (size_t)t->size;
+  *group = g;
+  return DART_OK;
+}
+
+dart_ret_t dart_team_clone(dart_team_t team, dart_team_t *newteam)
+{
+  DART__CHECK_NOTNULL(newteam);
+  *newteam = DART_TEAM_NULL;
+  dart_group_t g = DART_GROUP_NULL;
+  dart_ret_t ret = dart_team_get_group(team, &g);
+  if (ret != DART_OK) return ret;
+  ret = dart_team_create(team, g, newteam);
+  dart__group_free(g);
+  return ret;
+}
+
+dart_ret_t dart_team_myid(dart_team_t teamid, dart_team_unit_t *myid)
+{
+  DART__CHECK_NOTNULL(myid);
+  myid->id = DART_UNDEFINED_UNIT_ID;
+  DART__TEAM_OR_RETURN(t, teamid);
+  myid->id = t->myid;
+  return DART_OK;
+}
+
+dart_ret_t dart_team_size(dart_team_t teamid, size_t *size)
+{
+  DART__CHECK_NOTNULL(size);
+  DART__TEAM_OR_RETURN(t, teamid);
+  *size = (size_t)t->size;
+  return DART_OK;
+}
+
+dart_ret_t dart_myid(dart_global_unit_t *myid)
+{
+  DART__CHECK_NOTNULL(myid);
+  myid->id = DART_UNDEFINED_UNIT_ID;
+  DART__CHECK(dart__g.initialized, DART_ERR_OTHER, "DART is not initialized");
+  myid->id = dart__g.myid;
+  return DART_OK;
+}
+
+dart_ret_t dart_size(size_t *size)
+{
+  DART__CHECK_NOTNULL(size);
+  *size = 0;
+  DART__CHECK(dart__g.initialized, DART_ERR_OTHER, "DART is not initialized");
+  *size = (size_t)dart__g.size;
+  return DART_OK;
+}
+
+dart_ret_t dart_team_unit_l2g(dart_team_t team, dart_team_unit_t localid,
+                              dart_global_unit_t *globalid)
+{
+  DART__CHECK_NOTNULL(globalid);
+  globalid->id = DART_UNDEFINED_UNIT_ID;
+  DART__TEAM_OR_RETURN(t, team);
+  DART__CHECK_ARG(localid.id >= 0 && localid.id < t->size,
+                  "unit %d out of range for team %d of size %d", localid.id,
+                  (int)team, t->size);
+  globalid->id = t->l2g[localid.id];
+  return DART_OK;
+}
+
+dart_ret_t dart_team_unit_g2l(dart_team_t team, dart_global_unit_t globalid,
+                              dart_team_unit_t *localid)
+{
+  DART__CHECK_NOTNULL(localid);
+  localid->id = DART_UNDEFINED_UNIT_ID;
+  DART__TEAM_OR_RETURN(t, team);
+  if (globalid.id >= 0 && globalid.id < dart__g.size) {
+    localid->id = t->g2l[globalid.id];
+  }
+  return DART_OK;
+}

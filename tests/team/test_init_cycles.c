@@ -1,0 +1,67 @@
+/*
+ * One process survives many dart_init/dart_exit cycles without leaking:
+ * MPI is initialized by the application, so DART must leave it running,
+ * and the resident set size must not grow with the number of cycles.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dart_test.h"
+
+/* Resident set size in KiB from /proc/self/status (0 if unavailable). */
+static long rss_kib(void)
+{
+  FILE *f = fopen("/proc/self/status", "r");
+  if (f == NULL) return 0;
+  char line[256];
+  long kib = 0;
+  while (fgets(line, sizeof line, f)) {
+    if (strncmp(line, "VmRSS:", 6) == 0) kib = atol(line + 6);
+  }
+  fclose(f);
+  return kib;
+}
+
+static void cycle(int argc, char **argv, int i)
+{
+  TEST_OK(dart_init(&argc, &argv));
+  dart_team_unit_t me;
+  TEST_OK(dart_team_myid(DART_TEAM_ALL, &me));
+  if (i % 2 == 0) { /* exercise a team every other cycle */
+    dart_group_t g;
+    dart_team_t t = DART_TEAM_NULL;
+    TEST_OK(dart_team_get_group(DART_TEAM_ALL, &g));
+    TEST_OK(dart_team_create(DART_TEAM_ALL, g, &t));
+    TEST_CHECK(t == 1); /* ids restart after every init */
+    TEST_OK(dart_barrier(t));
+    TEST_OK(dart_team_destroy(&t));
+    TEST_OK(dart_group_destroy(&g));
+  }
+  TEST_OK(dart_exit());
+  TEST_CHECK(!dart_initialized());
+}
+
+int main(int argc, char **argv)
+{
+  int cycles = argc > 1 ? atoi(argv[1]) : 1000;
+  MPI_Init(&argc, &argv);
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int warmup = cycles / 10 > 20 ? cycles / 10 : 20;
+  for (int i = 0; i < warmup; i++) cycle(argc, argv, i);
+  long before = rss_kib();
+  for (int i = warmup; i < cycles; i++) cycle(argc, argv, i);
+  long after = rss_kib();
+  int flag = 0;
+  MPI_Finalized(&flag);
+  TEST_CHECK(!flag); /* DART left the application's MPI running */
+  long growth = after - before;
+  printf("[unit %d] %d cycles, RSS %ld KiB -> %ld KiB\n", rank, cycles, before,
+         after);
+  /* A leak of even one small object per cycle would show as > 256 KiB. */
+  TEST_CHECK_MSG(growth < 256 + (before / 50), "RSS grew by %ld KiB", growth);
+  MPI_Finalize();
+  return 0;
+}
