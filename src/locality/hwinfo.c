@@ -105,27 +105,53 @@ void dart__hwinfo_cpu_mhz(dart_hwinfo_t *hw, int cpu, const char *root)
   hw->min_cpu_mhz = hw->max_cpu_mhz = mhz;
 }
 
+/*
+ * Result of the last detection and what it depends on. hwloc needs ~15 ms
+ * per topology load and dart_init may run many times in one process, so
+ * the hardware part is reused while the affinity mask and the method stay
+ * the same (an unbound process gets the CPU it ran on at first detection,
+ * which is as valid as any later one). Static storage: nothing to free.
+ */
+static struct {
+  bool valid;
+  bool use_hwloc;
+  cpu_set_t mask;
+  dart_hwinfo_t hw;
+} dart__hwinfo_cache;
+
 void dart__hwinfo_detect(dart_hwinfo_t *hw, bool use_hwloc)
 {
-  dart__hwinfo_clear(hw);
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  bool have_mask = sched_getaffinity(0, sizeof mask, &mask) == 0;
+  if (have_mask && dart__hwinfo_cache.valid &&
+      dart__hwinfo_cache.use_hwloc == use_hwloc &&
+      CPU_EQUAL(&mask, &dart__hwinfo_cache.mask)) {
+    *hw = dart__hwinfo_cache.hw;
+  } else {
+    dart__hwinfo_clear(hw);
+    int cpu = dart__hwinfo_current_cpu();
+    int rc = -1;
+#ifdef DART_HAVE_HWLOC
+    if (use_hwloc) {
+      rc = dart__hwinfo_detect_hwloc(hw, cpu);
+      if (rc != 0)
+        DART_LOG_WARN("hwloc detection failed, using /sys and /proc");
+    }
+#endif
+    if (rc != 0) dart__hwinfo_detect_sys(hw, cpu, "");
+    if (hw->min_cpu_mhz < 0) dart__hwinfo_cpu_mhz(hw, cpu, "");
+    if (hw->system_memory_bytes < 0) {
+      long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+      if (pages > 0 && page > 0)
+        hw->system_memory_bytes = (int)(((long long)pages * page) >> 20);
+    }
+    dart__hwinfo_cache.valid = have_mask;
+    dart__hwinfo_cache.use_hwloc = use_hwloc;
+    dart__hwinfo_cache.mask = mask;
+    dart__hwinfo_cache.hw = *hw;
+  }
   if (gethostname(hw->host, sizeof hw->host - 1) != 0)
     snprintf(hw->host, sizeof hw->host, "localhost");
   hw->host[sizeof hw->host - 1] = '\0';
-  int cpu = dart__hwinfo_current_cpu();
-  int rc = -1;
-#ifdef DART_HAVE_HWLOC
-  if (use_hwloc) {
-    rc = dart__hwinfo_detect_hwloc(hw, cpu);
-    if (rc != 0) DART_LOG_WARN("hwloc detection failed, using /sys and /proc");
-  }
-#else
-  (void)use_hwloc;
-#endif
-  if (rc != 0) dart__hwinfo_detect_sys(hw, cpu, "");
-  if (hw->min_cpu_mhz < 0) dart__hwinfo_cpu_mhz(hw, cpu, "");
-  if (hw->system_memory_bytes < 0) {
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    if (pages > 0 && page > 0)
-      hw->system_memory_bytes = (int)(((long long)pages * page) >> 20);
-  }
 }

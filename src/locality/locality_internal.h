@@ -36,7 +36,9 @@ DART__HIDDEN void dart__hwinfo_clear(dart_hwinfo_t *hw);
  * Detects the hardware of the calling process: hwloc when compiled in and
  * use_hwloc is set (falls back to /sys and /proc if hwloc fails), otherwise
  * /sys and /proc. Never fails: unknown values stay -1 and the scope list
- * has at least the {CORE, index} entry.
+ * has at least the {CORE, index} entry. The result is cached for the
+ * process while the CPU affinity mask and use_hwloc stay the same; the
+ * host name (gethostname) is read on every call.
  */
 DART__HIDDEN void dart__hwinfo_detect(dart_hwinfo_t *hw, bool use_hwloc);
 

@@ -11,6 +11,7 @@
 
 #include <string.h>
 
+#include "dart_group_set.h"
 #include "loc_check.h"
 #include "log_stub.h"
 #include "synth.h"
@@ -446,6 +447,68 @@ static void test_add_move(void)
   dart_domain_destroy(top);
 }
 
+static dart__group_t *group_of(int n, const int32_t *ids)
+{
+  dart__group_t *g = dart__group_new(0);
+  for (int i = 0; i < n; i++) TEST_CHECK(dart__group_insert(g, ids[i]) == 0);
+  return g;
+}
+
+static void check_group(const dart__group_t *g, const char *want)
+{
+  char buf[128] = "";
+  for (size_t i = 0; i < g->n; i++)
+    snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%d",
+             i ? "," : "", g->ids[i]);
+  TEST_CHECK_MSG(strcmp(buf, want) == 0, "group %s, want %s", buf, want);
+}
+
+static void test_group_locality_split(void)
+{
+  dart__locality_t *loc = base();
+  dart__group_t *g = group_of(6, (const int32_t[]){10, 11, 13, 14, 16, 99});
+  dart_group_t out[8] = {0};
+  size_t nout = 0;
+  /* n >= D: one group per NUMA domain (4), members of g only. */
+  TEST_OK(dart_group_locality_split(g, loc->root, DART_LOCALITY_SCOPE_NUMA, 8,
+                                    &nout, out));
+  TEST_CHECK(nout == 4 && out[4] == NULL);
+  check_group(out[0], "14");
+  check_group(out[1], "16");
+  check_group(out[2], "10,11");
+  check_group(out[3], "13");
+  for (size_t i = 0; i < nout; i++) dart__group_free(out[i]);
+  /* n < D: 8 cores in 3 groups of ceil(8/3) = 3 cores. */
+  TEST_OK(dart_group_locality_split(g, loc->root, DART_LOCALITY_SCOPE_CORE, 3,
+                                    &nout, out));
+  TEST_CHECK(nout == 3);
+  check_group(out[0], "14,16");
+  check_group(out[1], "10,11");
+  check_group(out[2], "13");
+  for (size_t i = 0; i < nout; i++) dart__group_free(out[i]);
+  /* Split a node's subtree: domain need not be the root. */
+  TEST_OK(dart_group_locality_split(g, find(loc->root, ".1"),
+                                    DART_LOCALITY_SCOPE_CORE, 2, &nout, out));
+  TEST_CHECK(nout == 2);
+  check_group(out[0], "10,11");
+  check_group(out[1], "13");
+  for (size_t i = 0; i < nout; i++) dart__group_free(out[i]);
+  int logged = log_stub_count;
+  nout = 7;
+  TEST_EQ_RET(dart_group_locality_split(g, loc->root, DART_LOCALITY_SCOPE_UNIT,
+                                        2, &nout, out), DART_ERR_NOTFOUND);
+  TEST_EQ_RET(dart_group_locality_split(NULL, loc->root,
+                                        DART_LOCALITY_SCOPE_CORE, 2, &nout,
+                                        out), DART_ERR_INVAL);
+  TEST_EQ_RET(dart_group_locality_split(g, NULL, DART_LOCALITY_SCOPE_CORE, 2,
+                                        &nout, out), DART_ERR_INVAL);
+  TEST_EQ_RET(dart_group_locality_split(g, loc->root, DART_LOCALITY_SCOPE_CORE,
+                                        0, &nout, out), DART_ERR_INVAL);
+  TEST_CHECK(log_stub_count == logged + 4 && nout == 7);
+  dart__group_free(g);
+  dart__locality_free(loc);
+}
+
 int main(void)
 {
   test_create_clone_assign_destroy();
@@ -455,6 +518,7 @@ int main(void)
   test_split();
   test_group();
   test_add_move();
+  test_group_locality_split();
   printf("locality domain ops: OK\n");
   return 0;
 }
