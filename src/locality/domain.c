@@ -397,6 +397,31 @@ dart_ret_t dart_domain_find(const dart_domain_locality_t *domain_in,
   return DART_OK;
 }
 
+/* Domains of `scope` below domain_in for the public scope queries. */
+static dart_ret_t scope_query(const char *func,
+                              const dart_domain_locality_t *domain_in,
+                              dart_locality_scope_t scope, dart__domvec_t *vec)
+{
+  *vec = (dart__domvec_t){0};
+  if (domain_in == NULL) {
+    dart__log(DART__LOG_ERROR, func, "argument 'domain_in' is NULL");
+    return DART_ERR_INVAL;
+  }
+  if (dart__domain_collect(domain_in, scope, vec) != 0) {
+    free(vec->v);
+    *vec = (dart__domvec_t){0};
+    dart__log(DART__LOG_ERROR, func, "out of memory");
+    return DART_ERR_NOMEM;
+  }
+  if (vec->n == 0) {
+    if (DART__LOG_DEBUG <= dart__log_level)
+      dart__log(DART__LOG_DEBUG, func, "no domain of scope %d below '%s'",
+                (int)scope, domain_in->domain_tag);
+    return DART_ERR_NOTFOUND;
+  }
+  return DART_OK;
+}
+
 dart_ret_t dart_domain_scope_domains(const dart_domain_locality_t *domain_in,
                                      dart_locality_scope_t scope,
                                      int *num_domains_out,
@@ -406,21 +431,13 @@ dart_ret_t dart_domain_scope_domains(const dart_domain_locality_t *domain_in,
   *num_domains_out = 0;
   DART__CHECK_NOTNULL(domains_out);
   *domains_out = NULL;
-  DART__CHECK_NOTNULL(domain_in);
-  dart__domvec_t vec = {0};
-  if (dart__domain_collect(domain_in, scope, &vec) != 0) {
-    free(vec.v);
-    DART_LOG_ERROR("out of memory");
-    return DART_ERR_NOMEM;
+  dart__domvec_t vec;
+  dart_ret_t ret = scope_query(__func__, domain_in, scope, &vec);
+  if (ret == DART_OK) {
+    *num_domains_out = vec.n;
+    *domains_out = vec.v;
   }
-  if (vec.n == 0) {
-    DART_LOG_DEBUG("no domain of scope %d below '%s'", (int)scope,
-                   domain_in->domain_tag);
-    return DART_ERR_NOTFOUND;
-  }
-  *num_domains_out = vec.n;
-  *domains_out = vec.v;
-  return DART_OK;
+  return ret;
 }
 
 dart_ret_t dart_domain_scope_tags(const dart_domain_locality_t *domain_in,
@@ -432,22 +449,21 @@ dart_ret_t dart_domain_scope_tags(const dart_domain_locality_t *domain_in,
   *num_domains_out = 0;
   DART__CHECK_NOTNULL(domain_tags_out);
   *domain_tags_out = NULL;
-  dart_domain_locality_t **doms;
-  int n;
-  dart_ret_t ret = dart_domain_scope_domains(domain_in, scope, &n, &doms);
+  dart__domvec_t vec;
+  dart_ret_t ret = scope_query(__func__, domain_in, scope, &vec);
   if (ret != DART_OK) return ret;
-  char **tags = calloc((size_t)n, sizeof *tags);
-  for (int i = 0; tags != NULL && i < n; i++) {
-    tags[i] = strdup(doms[i]->domain_tag);
+  char **tags = calloc((size_t)vec.n, sizeof *tags);
+  for (int i = 0; tags != NULL && i < vec.n; i++) {
+    tags[i] = strdup(vec.v[i]->domain_tag);
     if (tags[i] == NULL) {
       for (int j = 0; j < i; j++) free(tags[j]);
       free(tags);
       tags = NULL;
     }
   }
-  free(doms);
+  free(vec.v);
   DART__CHECK(tags != NULL, DART_ERR_NOMEM, "out of memory");
-  *num_domains_out = n;
+  *num_domains_out = vec.n;
   *domain_tags_out = tags;
   return DART_OK;
 }

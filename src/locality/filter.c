@@ -13,7 +13,7 @@
 #include "locality_internal.h"
 
 dart_ret_t dart__domain_resolve(const char *func, dart_domain_locality_t *root,
-                                int n, const char **tags,
+                                int n, const char **tags, bool skip_unknown,
                                 dart__domvec_t *out)
 {
   *out = (dart__domvec_t){0};
@@ -30,6 +30,12 @@ dart_ret_t dart__domain_resolve(const char *func, dart_domain_locality_t *root,
       return DART_ERR_INVAL;
     }
     dart_domain_locality_t *d = dart__domain_lookup(root, tags[i]);
+    if (d == NULL && skip_unknown) {
+      if (DART__LOG_DEBUG <= dart__log_level)
+        dart__log(DART__LOG_DEBUG, func, "skipping unknown domain '%s'",
+                  tags[i]);
+      continue;
+    }
     if (d == NULL || dart__domvec_push(out, d) != 0) {
       if (d == NULL)
         dart__log(DART__LOG_ERROR, func, "no domain '%s' below '%s'",
@@ -100,44 +106,50 @@ int dart__domain_exclude_set(dart_domain_locality_t *d,
   return filter_children(d, drop, false) == F_NOMEM ? -1 : 0;
 }
 
+/* Shared body of dart_domain_select (select) and dart_domain_exclude. */
+static dart_ret_t filter_api(const char *func, dart_domain_locality_t *domain_in,
+                             int n, const char **tags, bool select)
+{
+  if (domain_in == NULL) {
+    dart__log(DART__LOG_ERROR, func, "argument 'domain_in' is NULL");
+    return DART_ERR_INVAL;
+  }
+  dart__domvec_t set;
+  /* Exclude skips unknown tags: removing what is not there succeeds. */
+  dart_ret_t ret = dart__domain_resolve(func, domain_in, n, tags, !select,
+                                        &set);
+  if (ret != DART_OK) return ret;
+  if (!select && dart__domvec_has(&set, domain_in)) {
+    free(set.v);
+    dart__log(DART__LOG_ERROR, func, "cannot exclude the domain '%s' itself",
+              domain_in->domain_tag);
+    return DART_ERR_INVAL;
+  }
+  int rc = select ? dart__domain_select_set(domain_in, &set)
+                  : dart__domain_exclude_set(domain_in, &set);
+  free(set.v);
+  if (rc != 0) {
+    dart__log(DART__LOG_ERROR, func, "out of memory refreshing '%s'",
+              domain_in->domain_tag);
+    return DART_ERR_NOMEM;
+  }
+  return DART_OK;
+}
+
 dart_ret_t dart_domain_select(dart_domain_locality_t *domain_in,
                               int num_subdomain_tags,
                               const char **subdomain_tags)
 {
-  DART__CHECK_NOTNULL(domain_in);
-  dart__domvec_t set;
-  dart_ret_t ret = dart__domain_resolve(__func__, domain_in,
-                                        num_subdomain_tags, subdomain_tags,
-                                        &set);
-  if (ret != DART_OK) return ret;
-  int rc = dart__domain_select_set(domain_in, &set);
-  free(set.v);
-  DART__CHECK(rc == 0, DART_ERR_NOMEM, "out of memory refreshing '%s'",
-              domain_in->domain_tag);
-  return DART_OK;
+  return filter_api(__func__, domain_in, num_subdomain_tags, subdomain_tags,
+                    true);
 }
 
 dart_ret_t dart_domain_exclude(dart_domain_locality_t *domain_in,
                                int num_subdomain_tags,
                                const char **subdomain_tags)
 {
-  DART__CHECK_NOTNULL(domain_in);
-  dart__domvec_t set;
-  dart_ret_t ret = dart__domain_resolve(__func__, domain_in,
-                                        num_subdomain_tags, subdomain_tags,
-                                        &set);
-  if (ret != DART_OK) return ret;
-  if (dart__domvec_has(&set, domain_in)) {
-    free(set.v);
-    DART_LOG_ERROR("cannot exclude the domain '%s' itself",
-                   domain_in->domain_tag);
-    return DART_ERR_INVAL;
-  }
-  int rc = dart__domain_exclude_set(domain_in, &set);
-  free(set.v);
-  DART__CHECK(rc == 0, DART_ERR_NOMEM, "out of memory refreshing '%s'",
-              domain_in->domain_tag);
-  return DART_OK;
+  return filter_api(__func__, domain_in, num_subdomain_tags, subdomain_tags,
+                    false);
 }
 
 /*

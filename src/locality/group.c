@@ -225,7 +225,7 @@ dart_ret_t dart_domain_group(dart_domain_locality_t *domain_in,
   dart__domvec_t set;
   dart_ret_t ret = dart__domain_resolve(__func__, domain_in,
                                         num_group_subdomains,
-                                        group_subdomain_tags, &set);
+                                        group_subdomain_tags, false, &set);
   if (ret != DART_OK) return ret;
   if (dart__domvec_has(&set, domain_in)) {
     free(set.v);

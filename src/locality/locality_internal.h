@@ -167,12 +167,14 @@ DART__HIDDEN int dart__domain_collect(const dart_domain_locality_t *d,
 
 /*
  * Resolves tags inside root into a sorted, duplicate-free pointer array
- * (malloc'ed, *out). Logs and returns DART_ERR_NOTFOUND for an unknown tag,
- * DART_ERR_INVAL for NULL tags.
+ * (malloc'ed, *out). An unknown tag is skipped if skip_unknown, otherwise
+ * logged and answered with DART_ERR_NOTFOUND; NULL tags give
+ * DART_ERR_INVAL.
  */
 DART__HIDDEN dart_ret_t dart__domain_resolve(const char *func,
                                              dart_domain_locality_t *root,
                                              int n, const char **tags,
+                                             bool skip_unknown,
                                              dart__domvec_t *out);
 /* Keeps only ancestors-or-self of the domains in `keep` (sorted) below d,
  * the subtrees of listed domains stay intact. */

@@ -245,8 +245,13 @@ static void test_exclude(void)
   loc_check_domain(root, false);
   int logged = log_stub_count;
   TEST_EQ_RET(dart_domain_exclude(root, 1, TAGS(".")), DART_ERR_INVAL);
-  TEST_EQ_RET(dart_domain_exclude(root, 1, TAGS(".0")), DART_ERR_NOTFOUND);
+  TEST_EQ_RET(dart_domain_exclude(root, 2, TAGS(".1", NULL)), DART_ERR_INVAL);
   TEST_CHECK(log_stub_count == logged + 2 && root->num_units == 2);
+  /* Already removed (or never existing) domains are skipped silently. */
+  TEST_OK(dart_domain_exclude(root, 2, TAGS(".0", ".0.0.1.1")));
+  TEST_CHECK(log_stub_count == logged + 2 && root->num_units == 2);
+  TEST_OK(dart_domain_exclude(root, 2, TAGS(".0", ".1.0.0.0")));
+  TEST_CHECK(strcmp(units(root), "11") == 0);
   TEST_OK(dart_domain_exclude(root, 0, NULL));
   dart__locality_free(loc);
 
