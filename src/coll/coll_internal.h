@@ -1,0 +1,76 @@
+/* Internal to src/coll: argument resolution and MPI count helpers. */
+#ifndef DART__COLL_INTERNAL_H
+#define DART__COLL_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../dart_datatype.h"
+#include "../dart_mpi.h"
+#include "../dart_team.h"
+#include "../types/types_internal.h"
+
+/*
+ * Largest element count passed to MPI in one piece (INT_MAX). Larger
+ * transfers are described by one derived "span" type. Tests lower it to
+ * exercise that path with small buffers.
+ */
+extern size_t dart__coll_max_count DART__HIDDEN;
+
+/* `nelem` elements of a contiguous type as an MPI (count, type) pair. */
+typedef struct {
+  int count;
+  MPI_Datatype type;
+  bool owned; /* type was built for this call: free with span_free */
+  size_t bytes; /* nelem * element size                           */
+} dart__coll_span_t;
+
+/*
+ * Describes nelem elements of the contiguous type d for one MPI call: the
+ * plain (nelem, element type) when nelem <= dart__coll_max_count, else
+ * count 1 of a committed derived type covering all nelem elements whose
+ * extent is exactly nelem elements (so per-unit blocks of scatter/gather
+ * land at the right place).
+ */
+DART__HIDDEN dart_ret_t dart__coll_span(const char *func,
+                                        const dart__type_t *d, size_t nelem,
+                                        dart__coll_span_t *s);
+DART__HIDDEN void dart__coll_span_free(dart__coll_span_t *s);
+
+/*
+ * DART initialised, team known, *root in 0..size-1 (root may be NULL).
+ * Logs one line naming func and the bad value on failure.
+ */
+DART__HIDDEN dart_ret_t dart__coll_team(const char *func, dart_team_t teamid,
+                                        const int32_t *root,
+                                        dart__team_t **team);
+
+/*
+ * Common argument checks of a collective, all on values that are identical
+ * on every member (so all members fail together): DART initialised, team
+ * known, *root in 0..size-1 (root may be NULL: no root), dtype a valid
+ * contiguous type (basic_only: a basic type). Each failure logs one line
+ * naming func and the bad value.
+ */
+DART__HIDDEN dart_ret_t dart__coll_begin(const char *func, dart_team_t teamid,
+                                         const int32_t *root,
+                                         dart_datatype_t dtype,
+                                         bool basic_only, dart__team_t **team,
+                                         const dart__type_t **d);
+
+/*
+ * Completes a non-blocking MPI call started with return code rc: logs and
+ * returns DART_ERR_OTHER if rc or the yielding wait fails.
+ */
+DART__HIDDEN dart_ret_t dart__coll_complete(const char *func,
+                                            const char *call, int rc,
+                                            MPI_Request *req);
+
+/* Expression: logs one error line for func and yields DART_ERR_INVAL. */
+#define DART__COLL_INVAL(func, ...)                                            \
+  ((DART__LOG_ERROR <= dart__log_level                                         \
+        ? dart__log(DART__LOG_ERROR, (func), __VA_ARGS__)                      \
+        : (void)0),                                                            \
+   DART_ERR_INVAL)
+
+#endif /* DART__COLL_INTERNAL_H */
