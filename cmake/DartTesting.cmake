@@ -84,7 +84,7 @@ function(dart_add_mpi_test name)
                        $<TARGET_FILE:${exe}> ${MPIEXEC_POSTFLAGS} ${T_ARGS})
       set_tests_properties(${tname} PROPERTIES TIMEOUT ${T_TIMEOUT}
                            ENVIRONMENT "${env}" LABELS "mpi;np${n};${mode}"
-                           PROCESSORS 1)
+                           PROCESSORS ${n})
     endforeach()
   endforeach()
 endfunction()

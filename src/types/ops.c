@@ -257,8 +257,11 @@ dart_ret_t dart_op_create(dart_operator_t op, void *userdata, bool commute,
   if (d == NULL) return DART_ERR_INVAL;
   DART__CHECK_ARG(dart__type_is_contiguous(d),
                   "datatype %" PRIdPTR " is not contiguous", dtype);
-  dart__user_op_t uop = {.fn = op, .userdata = userdata, .commute = commute,
-                         .dtype = dtype, .elem_size = d->base_size};
+  dart__user_op_t uop = {.fn = op,
+                         .userdata = userdata,
+                         .commute = commute,
+                         .dtype = dtype,
+                         .elem_size = d->base_size};
   dart_ret_t ret = user_op_build(&uop, d);
   if (ret != DART_OK) return ret;
   intptr_t h = dart__registry_add(&dart__op_reg, &uop);
@@ -283,8 +286,8 @@ dart_ret_t dart_op_destroy(dart_operation_t *op)
   }
   dart__user_op_t uop;
   DART__CHECK_ARG(o <= (dart_operation_t)INTPTR_MAX &&
-                      dart__registry_remove(&dart__op_reg, (intptr_t)o,
-                                            &uop) == 0,
+                      dart__registry_remove(&dart__op_reg, (intptr_t)o, &uop) ==
+                          0,
                   "invalid op %" PRIuPTR " (destroyed or never created)", o);
   user_op_release(&uop, NULL);
   *op = DART_OP_UNDEFINED;

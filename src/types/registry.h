@@ -30,15 +30,15 @@
 
 typedef struct dart__registry {
   pthread_mutex_t lock;
-  size_t payload_size;   /* bytes of payload per slot                    */
-  size_t stride;         /* bytes per slot: header + aligned payload      */
+  size_t payload_size; /* bytes of payload per slot                    */
+  size_t stride;       /* bytes per slot: header + aligned payload      */
   _Atomic(unsigned char *) chunks[DART__REG_MAX_CHUNKS];
-  uint32_t used;         /* slots ever handed out (high-water mark)       */
-  uint32_t free_head;    /* 1 + index of the first free slot, 0 if none   */
-  size_t live;           /* number of live handles                        */
-  uint32_t fresh_gen;    /* even generation given to never-used slots;
-                            survives fini so handles of a previous
-                            init/exit cycle stay invalid                  */
+  uint32_t used;      /* slots ever handed out (high-water mark)       */
+  uint32_t free_head; /* 1 + index of the first free slot, 0 if none   */
+  size_t live;        /* number of live handles                        */
+  uint32_t fresh_gen; /* even generation given to never-used slots;
+                         survives fini so handles of a previous
+                         init/exit cycle stay invalid                  */
   int initialized;
 } dart__registry_t;
 
@@ -78,7 +78,7 @@ DART__HIDDEN size_t dart__registry_live(dart__registry_t *r);
  * and frees all memory. The registry can be initialised again afterwards;
  * handles from before stay invalid.
  */
-DART__HIDDEN void dart__registry_fini(dart__registry_t *r,
-                                      dart__registry_fn fn, void *ctx);
+DART__HIDDEN void dart__registry_fini(dart__registry_t *r, dart__registry_fn fn,
+                                      void *ctx);
 
 #endif /* DART__TYPES_REGISTRY_H */

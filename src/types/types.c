@@ -25,9 +25,14 @@
 #endif
 
 #define DART__BASIC(T, ctype, mpi)                                             \
-  [T] = {.kind = DART__TYPE_BASIC, .base = T, .elem = T,                      \
-         .base_size = sizeof(ctype), .num_elem = 1, .extent_elem = 1,          \
-         .mpi_elem = mpi, .mpi_inst = mpi}
+  [T] = {.kind = DART__TYPE_BASIC,                                             \
+         .base = T,                                                            \
+         .elem = T,                                                            \
+         .base_size = sizeof(ctype),                                           \
+         .num_elem = 1,                                                        \
+         .extent_elem = 1,                                                     \
+         .mpi_elem = mpi,                                                      \
+         .mpi_inst = mpi}
 
 static const dart__type_t dart__basic_types[DART_TYPE_LAST] = {
     DART__BASIC(DART_TYPE_BYTE, char, DART__MPI_PLAIN_CHAR),
@@ -151,9 +156,12 @@ dart_ret_t dart_type_create_strided(dart_datatype_t basetype, size_t stride,
   DART__CHECK_ARG(stride >= blocklen && stride <= INT_MAX,
                   "stride %zu out of range blocklen(%zu)..INT_MAX", stride,
                   blocklen);
-  dart__type_t d = {.kind = DART__TYPE_STRIDED, .stride = stride,
-                    .blocklen = blocklen, .num_elem = blocklen,
-                    .extent_elem = stride, .mpi_elem = MPI_DATATYPE_NULL,
+  dart__type_t d = {.kind = DART__TYPE_STRIDED,
+                    .stride = stride,
+                    .blocklen = blocklen,
+                    .num_elem = blocklen,
+                    .extent_elem = stride,
+                    .mpi_elem = MPI_DATATYPE_NULL,
                     .mpi_inst = MPI_DATATYPE_NULL};
   dart_ret_t ret = type_init_elem(__func__, basetype, &d);
   if (ret != DART_OK) return ret;
@@ -187,7 +195,8 @@ static dart_ret_t indexed_copy_blocks(dart__type_t *d, size_t count,
   for (size_t i = 0; i < count; i++) {
     if (blocklen[i] > INT_MAX || offset[i] > INT_MAX) {
       DART_LOG_ERROR("dart_type_create_indexed: block %zu (len %zu, offset "
-                     "%zu) exceeds INT_MAX", i, blocklen[i], offset[i]);
+                     "%zu) exceeds INT_MAX",
+                     i, blocklen[i], offset[i]);
       return DART_ERR_INVAL;
     }
     d->blocklens[i] = blocklen[i];
@@ -197,8 +206,7 @@ static dart_ret_t indexed_copy_blocks(dart__type_t *d, size_t count,
       d->extent_elem = offset[i] + blocklen[i];
   }
   if (d->num_elem == 0) {
-    DART_LOG_ERROR("dart_type_create_indexed: all %zu blocks are empty",
-                   count);
+    DART_LOG_ERROR("dart_type_create_indexed: all %zu blocks are empty", count);
     return DART_ERR_INVAL;
   }
   d->count = count;
@@ -243,7 +251,8 @@ dart_ret_t dart_type_create_indexed(dart_datatype_t basetype, size_t count,
                   "count %zu out of range 1..INT_MAX", count);
   DART__CHECK_NOTNULL(blocklen);
   DART__CHECK_NOTNULL(offset);
-  dart__type_t d = {.kind = DART__TYPE_INDEXED, .mpi_elem = MPI_DATATYPE_NULL,
+  dart__type_t d = {.kind = DART__TYPE_INDEXED,
+                    .mpi_elem = MPI_DATATYPE_NULL,
                     .mpi_inst = MPI_DATATYPE_NULL};
   dart_ret_t ret = type_init_elem(__func__, basetype, &d);
   if (ret == DART_OK) ret = indexed_copy_blocks(&d, count, blocklen, offset);
@@ -262,8 +271,11 @@ dart_ret_t dart_type_create_custom(size_t num_bytes, dart_datatype_t *newtype)
   DART__CHECK_INIT();
   DART__CHECK_ARG(num_bytes > 0 && num_bytes <= INT_MAX,
                   "num_bytes %zu out of range 1..INT_MAX", num_bytes);
-  dart__type_t d = {.kind = DART__TYPE_CUSTOM, .base = DART_TYPE_BYTE,
-                    .base_size = num_bytes, .num_elem = 1, .extent_elem = 1,
+  dart__type_t d = {.kind = DART__TYPE_CUSTOM,
+                    .base = DART_TYPE_BYTE,
+                    .base_size = num_bytes,
+                    .num_elem = 1,
+                    .extent_elem = 1,
                     .mpi_inst = MPI_DATATYPE_NULL};
   DART__MPI(MPI_Type_contiguous((int)num_bytes, MPI_BYTE, &d.mpi_inst));
   int rc = MPI_Type_commit(&d.mpi_inst);

@@ -9,7 +9,10 @@
 
 static void dummy_op(const void *in, void *inout, size_t len, void *ud)
 {
-  (void)in; (void)inout; (void)len; (void)ud;
+  (void)in;
+  (void)inout;
+  (void)len;
+  (void)ud;
 }
 
 static void test_create_destroy(void)
@@ -55,27 +58,40 @@ static void test_bad_types(void)
   TEST_CHECK(t == DART_TYPE_UNDEFINED);
   TEST_EQ_RET(dart_type_create_custom((size_t)INT_MAX + 1, &t), DART_ERR_INVAL);
   t = 7;
-  TEST_EQ_RET(dart_type_create_strided(DART_TYPE_INT, 1, 2, &t), DART_ERR_INVAL);
-  TEST_CHECK(t == DART_TYPE_UNDEFINED);
-  TEST_EQ_RET(dart_type_create_strided(DART_TYPE_INT, 4, 0, &t), DART_ERR_INVAL);
-  TEST_EQ_RET(dart_type_create_strided(DART_TYPE_INT, (size_t)INT_MAX + 1, 1, &t),
+  TEST_EQ_RET(dart_type_create_strided(DART_TYPE_INT, 1, 2, &t),
               DART_ERR_INVAL);
-  TEST_EQ_RET(dart_type_create_strided(DART_TYPE_UNDEFINED, 2, 1, &t), DART_ERR_INVAL);
-  TEST_EQ_RET(dart_type_create_strided(DART_TYPE_LAST, 2, 1, &t), DART_ERR_INVAL);
+  TEST_CHECK(t == DART_TYPE_UNDEFINED);
+  TEST_EQ_RET(dart_type_create_strided(DART_TYPE_INT, 4, 0, &t),
+              DART_ERR_INVAL);
+  TEST_EQ_RET(
+      dart_type_create_strided(DART_TYPE_INT, (size_t)INT_MAX + 1, 1, &t),
+      DART_ERR_INVAL);
+  TEST_EQ_RET(dart_type_create_strided(DART_TYPE_UNDEFINED, 2, 1, &t),
+              DART_ERR_INVAL);
+  TEST_EQ_RET(dart_type_create_strided(DART_TYPE_LAST, 2, 1, &t),
+              DART_ERR_INVAL);
   TEST_EQ_RET(dart_type_create_strided(-3, 2, 1, &t), DART_ERR_INVAL);
   TEST_EQ_RET(dart_type_create_strided((dart_datatype_t)0x7fff1234, 2, 1, &t),
               DART_ERR_INVAL); /* forged */
-  TEST_EQ_RET(dart_type_create_strided(DART_TYPE_INT, 2, 1, NULL), DART_ERR_INVAL);
+  TEST_EQ_RET(dart_type_create_strided(DART_TYPE_INT, 2, 1, NULL),
+              DART_ERR_INVAL);
   TEST_OK(dart_type_create_strided(DART_TYPE_INT, 2, 1, &s));
-  TEST_EQ_RET(dart_type_create_strided(s, 4, 1, &t), DART_ERR_INVAL); /* non-contig base */
+  TEST_EQ_RET(dart_type_create_strided(s, 4, 1, &t),
+              DART_ERR_INVAL); /* non-contig base */
   TEST_EQ_RET(dart_type_create_indexed(s, 2, bl, off, &t), DART_ERR_INVAL);
-  TEST_EQ_RET(dart_type_create_indexed(DART_TYPE_INT, 0, bl, off, &t), DART_ERR_INVAL);
-  TEST_EQ_RET(dart_type_create_indexed(DART_TYPE_INT, 2, NULL, off, &t), DART_ERR_INVAL);
-  TEST_EQ_RET(dart_type_create_indexed(DART_TYPE_INT, 2, bl, NULL, &t), DART_ERR_INVAL);
-  TEST_EQ_RET(dart_type_create_indexed(DART_TYPE_INT, 1, big, off, &t), DART_ERR_INVAL);
-  TEST_EQ_RET(dart_type_create_indexed(DART_TYPE_INT, 1, bl, big, &t), DART_ERR_INVAL);
+  TEST_EQ_RET(dart_type_create_indexed(DART_TYPE_INT, 0, bl, off, &t),
+              DART_ERR_INVAL);
+  TEST_EQ_RET(dart_type_create_indexed(DART_TYPE_INT, 2, NULL, off, &t),
+              DART_ERR_INVAL);
+  TEST_EQ_RET(dart_type_create_indexed(DART_TYPE_INT, 2, bl, NULL, &t),
+              DART_ERR_INVAL);
+  TEST_EQ_RET(dart_type_create_indexed(DART_TYPE_INT, 1, big, off, &t),
+              DART_ERR_INVAL);
+  TEST_EQ_RET(dart_type_create_indexed(DART_TYPE_INT, 1, bl, big, &t),
+              DART_ERR_INVAL);
   size_t zero[2] = {0, 0};
-  TEST_EQ_RET(dart_type_create_indexed(DART_TYPE_INT, 2, zero, off, &t), DART_ERR_INVAL);
+  TEST_EQ_RET(dart_type_create_indexed(DART_TYPE_INT, 2, zero, off, &t),
+              DART_ERR_INVAL);
   TEST_CHECK(t == DART_TYPE_UNDEFINED);
   /* destroy: NULL, basic, undefined, forged */
   TEST_EQ_RET(dart_type_destroy(NULL), DART_ERR_INVAL);
@@ -84,7 +100,8 @@ static void test_bad_types(void)
     TEST_EQ_RET(dart_type_destroy(&bb), DART_ERR_INVAL);
     TEST_CHECK(bb == b);
   }
-  dart_datatype_t forged[] = {-1, 13, 1 << 20, s + 1, s ^ (1 << 21), INTPTR_MAX};
+  dart_datatype_t forged[] = {-1,        13, 1 << 20, s + 1, s ^ (1 << 21),
+                              INTPTR_MAX};
   for (size_t i = 0; i < sizeof forged / sizeof forged[0]; i++)
     TEST_EQ_RET(dart_type_destroy(&forged[i]), DART_ERR_INVAL);
   TEST_OK(dart_type_destroy(&s));
@@ -102,11 +119,14 @@ static void test_ops(void)
               DART_ERR_INVAL);
   TEST_CHECK(op == DART_OP_UNDEFINED);
   op = 77;
-  TEST_EQ_RET(dart_op_create(dummy_op, NULL, true, s, false, &op), DART_ERR_INVAL);
-  TEST_CHECK(op == DART_OP_UNDEFINED);
-  TEST_EQ_RET(dart_op_create(dummy_op, NULL, true, DART_TYPE_UNDEFINED, false, &op),
+  TEST_EQ_RET(dart_op_create(dummy_op, NULL, true, s, false, &op),
               DART_ERR_INVAL);
-  TEST_EQ_RET(dart_op_create(dummy_op, NULL, true, 999999, false, &op), DART_ERR_INVAL);
+  TEST_CHECK(op == DART_OP_UNDEFINED);
+  TEST_EQ_RET(
+      dart_op_create(dummy_op, NULL, true, DART_TYPE_UNDEFINED, false, &op),
+      DART_ERR_INVAL);
+  TEST_EQ_RET(dart_op_create(dummy_op, NULL, true, 999999, false, &op),
+              DART_ERR_INVAL);
   TEST_OK(dart_op_create(dummy_op, NULL, true, DART_TYPE_INT, false, &op));
   TEST_OK(dart_op_create(dummy_op, &op, false, c, true, &op2));
   TEST_CHECK(op > DART_OP_LAST && op2 > DART_OP_LAST && op != op2);

@@ -34,10 +34,18 @@ static void check_layout(MPI_Datatype t, int n, const int *src, int got,
 
 static void test_basic(void)
 {
-  static const size_t sizes[] = {0, 1, sizeof(short), sizeof(int),
-      sizeof(unsigned), sizeof(long), sizeof(unsigned long), sizeof(long long),
-      sizeof(unsigned long long), sizeof(float), sizeof(double),
-      sizeof(long double)};
+  static const size_t sizes[] = {0,
+                                 1,
+                                 sizeof(short),
+                                 sizeof(int),
+                                 sizeof(unsigned),
+                                 sizeof(long),
+                                 sizeof(unsigned long),
+                                 sizeof(long long),
+                                 sizeof(unsigned long long),
+                                 sizeof(float),
+                                 sizeof(double),
+                                 sizeof(long double)};
   TEST_CHECK(dart__type_get(DART_TYPE_UNDEFINED) == NULL);
   TEST_CHECK(dart__type_get(DART_TYPE_LAST) == NULL);
   TEST_CHECK(dart__type_get(-1) == NULL);
@@ -118,7 +126,8 @@ static void test_derived(void)
   check_mpi(d->mpi_elem, 24, 24);
   dart_datatype_t stale = s;
   TEST_OK(dart_type_destroy(&s));
-  TEST_CHECK(dart__type_get(stale) == NULL && dart__type_lookup("t", stale) == NULL);
+  TEST_CHECK(dart__type_get(stale) == NULL &&
+             dart__type_lookup("t", stale) == NULL);
   TEST_OK(dart_type_destroy(&x));
   TEST_OK(dart_type_destroy(&sc));
   TEST_CHECK(dart__types_live() == 0);
@@ -126,7 +135,10 @@ static void test_derived(void)
 
 static void op_fn(const void *in, void *inout, size_t len, void *ud)
 {
-  (void)in; (void)inout; (void)len; (void)ud;
+  (void)in;
+  (void)inout;
+  (void)len;
+  (void)ud;
 }
 
 static void test_user_ops(void)
@@ -142,7 +154,8 @@ static void test_user_ops(void)
   TEST_OK(dart_type_destroy(&c));
   check_mpi(u->mpi_type, 12, 12); /* private duplicate survives */
   int commute = -1;
-  TEST_CHECK(MPI_Op_commutative(u->mpi_op, &commute) == MPI_SUCCESS && !commute);
+  TEST_CHECK(MPI_Op_commutative(u->mpi_op, &commute) == MPI_SUCCESS &&
+             !commute);
   TEST_CHECK(dart__op_user(DART_OP_SUM) == NULL);
   TEST_CHECK(dart__op_user(op + 1) == NULL);
   TEST_CHECK(dart__ops_live() == 1);

@@ -39,7 +39,7 @@ static void test_basic(void)
   TEST_CHECK(((uintptr_t)pa % _Alignof(max_align_t)) == 0);
   payload_t out;
   TEST_CHECK(dart__registry_remove(&reg, a, &out) == 0 && out.value == 1);
-  TEST_CHECK(dart__registry_get(&reg, a) == NULL);       /* stale */
+  TEST_CHECK(dart__registry_get(&reg, a) == NULL);        /* stale */
   TEST_CHECK(dart__registry_remove(&reg, a, NULL) == -1); /* double free */
   intptr_t c = add_value(3);                              /* reuses slot */
   TEST_CHECK(c != a);
@@ -54,10 +54,20 @@ static void test_basic(void)
 static void test_forged(void)
 {
   intptr_t h = add_value(7);
-  intptr_t forged[] = {0, 1, 12, 13, -1, -h, INTPTR_MAX, INTPTR_MIN,
-                       h + 1, h - 1, h ^ ((intptr_t)1 << 21),
+  intptr_t forged[] = {0,
+                       1,
+                       12,
+                       13,
+                       -1,
+                       -h,
+                       INTPTR_MAX,
+                       INTPTR_MIN,
+                       h + 1,
+                       h - 1,
+                       h ^ ((intptr_t)1 << 21),
                        h + ((intptr_t)2 << DART__REG_SLOT_BITS),
-                       DART__REG_MIN_HANDLE, (intptr_t)&reg};
+                       DART__REG_MIN_HANDLE,
+                       (intptr_t)&reg};
   for (size_t i = 0; i < sizeof(forged) / sizeof(forged[0]); i++)
     TEST_CHECK(dart__registry_get(&reg, forged[i]) == NULL);
   TEST_CHECK(dart__registry_get(&reg, h) != NULL);
@@ -70,7 +80,8 @@ static void test_many(void)
   enum { N = 3 * DART__REG_CHUNK_SLOTS + 17 };
   static intptr_t hs[N];
   for (long i = 0; i < N; i++) hs[i] = add_value(i);
-  for (long i = 0; i < N; i += 2) TEST_CHECK(dart__registry_remove(&reg, hs[i], NULL) == 0);
+  for (long i = 0; i < N; i += 2)
+    TEST_CHECK(dart__registry_remove(&reg, hs[i], NULL) == 0);
   for (long i = 0; i < N; i++) {
     payload_t *p = dart__registry_get(&reg, hs[i]);
     TEST_CHECK((i % 2 == 0) == (p == NULL));
@@ -84,7 +95,8 @@ static void test_many(void)
   /* After re-init, handles of the previous cycle must stay invalid. */
   dart__registry_init(&reg, sizeof(payload_t));
   intptr_t fresh = add_value(99);
-  for (long i = 0; i < N; i++) TEST_CHECK(dart__registry_get(&reg, hs[i]) == NULL);
+  for (long i = 0; i < N; i++)
+    TEST_CHECK(dart__registry_get(&reg, hs[i]) == NULL);
   TEST_CHECK(dart__registry_get(&reg, fresh) != NULL);
   dart__registry_remove(&reg, fresh, NULL);
 }
@@ -106,7 +118,8 @@ static void *worker(void *arg)
 static void test_threads(void)
 {
   pthread_t th[4];
-  for (long t = 0; t < 4; t++) pthread_create(&th[t], NULL, worker, (void *)(intptr_t)t);
+  for (long t = 0; t < 4; t++)
+    pthread_create(&th[t], NULL, worker, (void *)(intptr_t)t);
   for (int t = 0; t < 4; t++) pthread_join(th[t], NULL);
   TEST_CHECK(dart__registry_live(&reg) == 0);
 }
