@@ -1,8 +1,10 @@
 /*
  * Data-movement collectives: bcast, scatter, gather, allgather, allgatherv,
- * alltoall. Each maps to one non-blocking MPI collective on the team's
- * communicator, completed by a yielding wait (dart__mpi_wait), so waiting
- * units give their core away instead of busy-polling.
+ * alltoall. Each maps to one MPI collective on the team's communicator:
+ * non-blocking and completed by a yielding wait (dart__mpi_wait) when units
+ * share cores, so waiting units give their core away instead of
+ * busy-polling; the blocking MPI call when every unit has a core of its own
+ * (see dart__coll_blocking in coll_internal.h).
  *
  * In-place forms (MPI_IN_PLACE):
  *  - allgather, allgatherv, alltoall: sendbuf NULL, sendbuf == recvbuf, or
@@ -34,8 +36,7 @@ static const void *send_or_in_place(const void *sendbuf, size_t sbytes,
                                     const void *recvbuf, size_t rbytes,
                                     const void *own_slot, bool null_ok)
 {
-  if ((sendbuf == NULL && null_ok) || sendbuf == recvbuf ||
-      sendbuf == own_slot)
+  if ((sendbuf == NULL && null_ok) || sendbuf == recvbuf || sendbuf == own_slot)
     return MPI_IN_PLACE;
   if (sendbuf == NULL || overlaps(sendbuf, sbytes, recvbuf, rbytes))
     return NULL;
@@ -47,16 +48,17 @@ dart_ret_t dart_bcast(void *buf, size_t nelem, dart_datatype_t dtype,
 {
   dart__team_t *team;
   const dart__type_t *d;
-  dart_ret_t ret = dart__coll_begin(__func__, teamid, &root.id, dtype, false,
-                                    &team, &d);
+  dart_ret_t ret =
+      dart__coll_begin(__func__, teamid, &root.id, dtype, false, &team, &d);
   if (ret != DART_OK || nelem == 0) return ret;
-  if (buf == NULL) return DART__COLL_INVAL(__func__, "buf is NULL with %zu elements", nelem);
+  if (buf == NULL)
+    return DART__COLL_INVAL(__func__, "buf is NULL with %zu elements", nelem);
   dart__coll_span_t s;
   ret = dart__coll_span(__func__, d, nelem, &s);
   if (ret != DART_OK) return ret;
-  MPI_Request req;
-  int rc = MPI_Ibcast(buf, s.count, s.type, root.id, team->comm, &req);
-  ret = dart__coll_complete(__func__, "MPI_Ibcast", rc, &req);
+  DART__COLL_RUN(
+      ret, __func__, MPI_Bcast(buf, s.count, s.type, root.id, team->comm),
+      MPI_Ibcast(buf, s.count, s.type, root.id, team->comm, &dart__req));
   dart__coll_span_free(&s);
   return ret;
 }
@@ -67,8 +69,8 @@ dart_ret_t dart_scatter(const void *sendbuf, void *recvbuf, size_t nelem,
 {
   dart__team_t *team;
   const dart__type_t *d;
-  dart_ret_t ret = dart__coll_begin(__func__, teamid, &root.id, dtype, false,
-                                    &team, &d);
+  dart_ret_t ret =
+      dart__coll_begin(__func__, teamid, &root.id, dtype, false, &team, &d);
   if (ret != DART_OK || nelem == 0) return ret;
   dart__coll_span_t s;
   ret = dart__coll_span(__func__, d, nelem, &s);
@@ -77,18 +79,23 @@ dart_ret_t dart_scatter(const void *sendbuf, void *recvbuf, size_t nelem,
   void *recv = recvbuf;
   if (is_root) {
     const char *own = (const char *)sendbuf + (size_t)root.id * s.bytes;
-    if (sendbuf == NULL) ret = DART__COLL_INVAL(__func__, "sendbuf is NULL with %zu elements", nelem);
-    else if (recvbuf == own) recv = MPI_IN_PLACE;
+    if (sendbuf == NULL)
+      ret = DART__COLL_INVAL(__func__, "sendbuf is NULL with %zu elements",
+                             nelem);
+    else if (recvbuf == own)
+      recv = MPI_IN_PLACE;
     else if (overlaps(sendbuf, s.bytes * (size_t)team->size, recvbuf, s.bytes))
       ret = DART__COLL_INVAL(__func__, "recvbuf overlaps sendbuf");
   }
   if (ret == DART_OK && recvbuf == NULL)
-    ret = DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements", nelem);
+    ret =
+        DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements", nelem);
   if (ret == DART_OK) {
-    MPI_Request req;
-    int rc = MPI_Iscatter(sendbuf, s.count, s.type, recv, s.count, s.type,
-                          root.id, team->comm, &req);
-    ret = dart__coll_complete(__func__, "MPI_Iscatter", rc, &req);
+    DART__COLL_RUN(ret, __func__,
+                   MPI_Scatter(sendbuf, s.count, s.type, recv, s.count, s.type,
+                               root.id, team->comm),
+                   MPI_Iscatter(sendbuf, s.count, s.type, recv, s.count, s.type,
+                                root.id, team->comm, &dart__req));
   }
   dart__coll_span_free(&s);
   return ret;
@@ -100,8 +107,8 @@ dart_ret_t dart_gather(const void *sendbuf, void *recvbuf, size_t nelem,
 {
   dart__team_t *team;
   const dart__type_t *d;
-  dart_ret_t ret = dart__coll_begin(__func__, teamid, &root.id, dtype, false,
-                                    &team, &d);
+  dart_ret_t ret =
+      dart__coll_begin(__func__, teamid, &root.id, dtype, false, &team, &d);
   if (ret != DART_OK || nelem == 0) return ret;
   dart__coll_span_t s;
   ret = dart__coll_span(__func__, d, nelem, &s);
@@ -110,7 +117,8 @@ dart_ret_t dart_gather(const void *sendbuf, void *recvbuf, size_t nelem,
   if (team->myid == root.id) {
     const char *own = (const char *)recvbuf + (size_t)root.id * s.bytes;
     if (recvbuf == NULL) {
-      ret = DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements", nelem);
+      ret = DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements",
+                             nelem);
     } else {
       send = send_or_in_place(sendbuf, s.bytes, recvbuf,
                               s.bytes * (size_t)team->size, own, false);
@@ -118,13 +126,15 @@ dart_ret_t dart_gather(const void *sendbuf, void *recvbuf, size_t nelem,
         ret = DART__COLL_INVAL(__func__, "sendbuf is NULL or overlaps recvbuf");
     }
   } else if (sendbuf == NULL) {
-    ret = DART__COLL_INVAL(__func__, "sendbuf is NULL with %zu elements", nelem);
+    ret =
+        DART__COLL_INVAL(__func__, "sendbuf is NULL with %zu elements", nelem);
   }
   if (ret == DART_OK) {
-    MPI_Request req;
-    int rc = MPI_Igather(send, s.count, s.type, recvbuf, s.count, s.type,
-                         root.id, team->comm, &req);
-    ret = dart__coll_complete(__func__, "MPI_Igather", rc, &req);
+    DART__COLL_RUN(ret, __func__,
+                   MPI_Gather(send, s.count, s.type, recvbuf, s.count, s.type,
+                              root.id, team->comm),
+                   MPI_Igather(send, s.count, s.type, recvbuf, s.count, s.type,
+                               root.id, team->comm, &dart__req));
   }
   dart__coll_span_free(&s);
   return ret;
@@ -135,10 +145,12 @@ dart_ret_t dart_allgather(const void *sendbuf, void *recvbuf, size_t nelem,
 {
   dart__team_t *team;
   const dart__type_t *d;
-  dart_ret_t ret = dart__coll_begin(__func__, teamid, NULL, dtype,
-                                    false, &team, &d);
+  dart_ret_t ret =
+      dart__coll_begin(__func__, teamid, NULL, dtype, false, &team, &d);
   if (ret != DART_OK || nelem == 0) return ret;
-  if (recvbuf == NULL) return DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements", nelem);
+  if (recvbuf == NULL)
+    return DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements",
+                            nelem);
   dart__coll_span_t s;
   ret = dart__coll_span(__func__, d, nelem, &s);
   if (ret != DART_OK) return ret;
@@ -148,10 +160,11 @@ dart_ret_t dart_allgather(const void *sendbuf, void *recvbuf, size_t nelem,
   if (send == NULL) {
     ret = DART__COLL_INVAL(__func__, "sendbuf overlaps recvbuf");
   } else {
-    MPI_Request req;
-    int rc = MPI_Iallgather(send, s.count, s.type, recvbuf, s.count, s.type,
-                            team->comm, &req);
-    ret = dart__coll_complete(__func__, "MPI_Iallgather", rc, &req);
+    DART__COLL_RUN(ret, __func__,
+                   MPI_Allgather(send, s.count, s.type, recvbuf, s.count,
+                                 s.type, team->comm),
+                   MPI_Iallgather(send, s.count, s.type, recvbuf, s.count,
+                                  s.type, team->comm, &dart__req));
   }
   dart__coll_span_free(&s);
   return ret;
@@ -168,9 +181,10 @@ static dart_ret_t allgatherv_ints(int n, const size_t *cnt, const size_t *dsp,
   *total = 0;
   for (int i = 0; i < n; i++) {
     if (cnt[i] > INT_MAX || dsp[i] > INT_MAX) {
-      DART__LOG_ERROR_IN("dart_allgatherv", "nrecvelem[%d] = %zu or "
-                         "recvdispls[%d] = %zu exceeds INT_MAX", i, cnt[i], i,
-                         dsp[i]);
+      DART__LOG_ERROR_IN("dart_allgatherv",
+                         "nrecvelem[%d] = %zu or "
+                         "recvdispls[%d] = %zu exceeds INT_MAX",
+                         i, cnt[i], i, dsp[i]);
       return DART_ERR_INVAL;
     }
     icnt[i] = (int)cnt[i];
@@ -198,8 +212,7 @@ static dart_ret_t allgatherv_bufs(const dart__team_t *team, size_t esize,
   const char *own = (const char *)recvbuf + (size_t)idsp[team->myid] * esize;
   *send = send_or_in_place(sendbuf, nsend * esize, recvbuf, total * esize,
                            nsend > 0 ? own : NULL, true);
-  if (*send == NULL)
-    return DART__COLL_INVAL(func, "sendbuf overlaps recvbuf");
+  if (*send == NULL) return DART__COLL_INVAL(func, "sendbuf overlaps recvbuf");
   return DART_OK;
 }
 
@@ -210,8 +223,8 @@ dart_ret_t dart_allgatherv(const void *sendbuf, size_t nsendelem,
 {
   dart__team_t *team;
   const dart__type_t *d;
-  dart_ret_t ret = dart__coll_begin(__func__, teamid, NULL, dtype,
-                                    false, &team, &d);
+  dart_ret_t ret =
+      dart__coll_begin(__func__, teamid, NULL, dtype, false, &team, &d);
   if (ret != DART_OK) return ret;
   DART__CHECK_NOTNULL(nrecvelem);
   DART__CHECK_NOTNULL(recvdispls);
@@ -223,13 +236,16 @@ dart_ret_t dart_allgatherv(const void *sendbuf, size_t nsendelem,
   ret = allgatherv_ints(n, nrecvelem, recvdispls, icnt, idsp, &total);
   const void *send = NULL;
   if (ret == DART_OK && total > 0)
-    ret = allgatherv_bufs(team, d->base_size, sendbuf, nsendelem, recvbuf,
-                          icnt, idsp, total, &send);
+    ret = allgatherv_bufs(team, d->base_size, sendbuf, nsendelem, recvbuf, icnt,
+                          idsp, total, &send);
   if (ret == DART_OK && total > 0) {
-    MPI_Request req;
-    int rc = MPI_Iallgatherv(send, (int)nsendelem, d->mpi_inst, recvbuf, icnt,
-                             idsp, d->mpi_inst, team->comm, &req);
-    ret = dart__coll_complete(__func__, "MPI_Iallgatherv", rc, &req);
+    int ns = (int)nsendelem;
+    MPI_Datatype t = d->mpi_inst;
+    DART__COLL_RUN(
+        ret, __func__,
+        MPI_Allgatherv(send, ns, t, recvbuf, icnt, idsp, t, team->comm),
+        MPI_Iallgatherv(send, ns, t, recvbuf, icnt, idsp, t, team->comm,
+                        &dart__req));
   }
   if (icnt != small) free(icnt);
   return ret;
@@ -240,18 +256,22 @@ dart_ret_t dart_alltoall(const void *sendbuf, void *recvbuf, size_t nelem,
 {
   dart__team_t *team;
   const dart__type_t *d;
-  dart_ret_t ret = dart__coll_begin(__func__, teamid, NULL, dtype,
-                                    true, &team, &d);
+  dart_ret_t ret =
+      dart__coll_begin(__func__, teamid, NULL, dtype, true, &team, &d);
   if (ret != DART_OK || nelem == 0) return ret;
   DART__CHECK_ARG(nelem <= INT_MAX, "nelem %zu exceeds INT_MAX", nelem);
-  if (recvbuf == NULL) return DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements", nelem);
+  if (recvbuf == NULL)
+    return DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements",
+                            nelem);
   size_t bytes = nelem * d->base_size * (size_t)team->size;
   const void *send =
       send_or_in_place(sendbuf, bytes, recvbuf, bytes, recvbuf, true);
   if (send == NULL)
     return DART__COLL_INVAL(__func__, "sendbuf overlaps recvbuf");
-  MPI_Request req;
-  int rc = MPI_Ialltoall(send, (int)nelem, d->mpi_inst, recvbuf, (int)nelem,
-                         d->mpi_inst, team->comm, &req);
-  return dart__coll_complete(__func__, "MPI_Ialltoall", rc, &req);
+  int n = (int)nelem;
+  MPI_Datatype t = d->mpi_inst;
+  DART__COLL_RUN(
+      ret, __func__, MPI_Alltoall(send, n, t, recvbuf, n, t, team->comm),
+      MPI_Ialltoall(send, n, t, recvbuf, n, t, team->comm, &dart__req));
+  return ret;
 }

@@ -1,5 +1,8 @@
 /* Shared helpers of the collectives: argument checks, large counts, waits. */
 #include <inttypes.h>
+#include <stdatomic.h>
+#include <strings.h>
+#include <unistd.h>
 
 #include "coll_internal.h"
 
@@ -15,8 +18,10 @@ dart_ret_t dart__coll_team(const char *func, dart_team_t teamid,
   *team = dart__team_lookup(func, teamid);
   if (*team == NULL) return DART_ERR_INVAL;
   if (root != NULL && (*root < 0 || *root >= (*team)->size))
-    return DART__COLL_INVAL(func, "root %" PRId32 " out of range 0..%d of "
-                            "team %d", *root, (*team)->size - 1, (int)teamid);
+    return DART__COLL_INVAL(func,
+                            "root %" PRId32 " out of range 0..%d of "
+                            "team %d",
+                            *root, (*team)->size - 1, (int)teamid);
   return DART_OK;
 }
 
@@ -35,11 +40,61 @@ dart_ret_t dart__coll_begin(const char *func, dart_team_t teamid,
     return DART_ERR_INVAL;
   }
   if (!dart__type_is_contiguous(*d)) {
-    DART__LOG_ERROR_IN(func, "datatype %" PRIdPTR " is not contiguous "
-                       "(strided/indexed types are not allowed here)", dtype);
+    DART__LOG_ERROR_IN(func,
+                       "datatype %" PRIdPTR " is not contiguous "
+                       "(strided/indexed types are not allowed here)",
+                       dtype);
     return DART_ERR_INVAL;
   }
   return DART_OK;
+}
+
+dart_ret_t dart__coll_check(const char *func, const char *call, int rc)
+{
+  if (rc == MPI_SUCCESS) return DART_OK;
+  dart__mpi_log_error(func, call, rc);
+  return DART_ERR_OTHER;
+}
+
+int dart__coll_wait_mode = DART__COLL_WAIT_AUTO;
+
+/*
+ * Does this node run at most as many units of the job as it has online
+ * CPUs? Unknown (simulated nodes, no topology) counts as oversubscribed.
+ */
+static bool coll_node_dedicated(void)
+{
+  const int *node = dart__g.node_of_unit;
+  if (dart__env.sim_node_size > 0 || node == NULL) return false;
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN), units = 0;
+  for (int u = 0; u < dart__g.size; u++) units += node[u] == node[dart__g.myid];
+  return cpus > 0 && units <= cpus;
+}
+
+/* Decides the wait mode from DART_COLL_WAIT and the node's load. */
+static bool coll_decide_blocking(void)
+{
+  const char *m = dart__env.coll_wait;
+  if (m != NULL && strcasecmp(m, "block") == 0) return true;
+  if (m != NULL && strcasecmp(m, "yield") == 0) return false;
+  if (m != NULL && strcasecmp(m, "auto") != 0)
+    DART_LOG_WARN("DART_COLL_WAIT=%s is not auto, yield or block; using auto",
+                  m);
+  return coll_node_dedicated();
+}
+
+bool dart__coll_blocking(void)
+{
+  /* the answer is cached per topology table, i.e. per dart_init */
+  static _Atomic(const int *) cached_for;
+  static _Atomic bool cached;
+  if (dart__coll_wait_mode != DART__COLL_WAIT_AUTO)
+    return dart__coll_wait_mode == DART__COLL_WAIT_BLOCK;
+  if (atomic_load(&cached_for) != dart__g.node_of_unit) {
+    atomic_store(&cached, coll_decide_blocking());
+    atomic_store(&cached_for, dart__g.node_of_unit);
+  }
+  return atomic_load(&cached);
 }
 
 dart_ret_t dart__coll_complete(const char *func, const char *call, int rc,

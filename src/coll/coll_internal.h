@@ -21,7 +21,7 @@ extern size_t dart__coll_max_count DART__HIDDEN;
 typedef struct {
   int count;
   MPI_Datatype type;
-  bool owned; /* type was built for this call: free with span_free */
+  bool owned;   /* type was built for this call: free with span_free */
   size_t bytes; /* nelem * element size                           */
 } dart__coll_span_t;
 
@@ -32,9 +32,8 @@ typedef struct {
  * extent is exactly nelem elements (so per-unit blocks of scatter/gather
  * land at the right place).
  */
-DART__HIDDEN dart_ret_t dart__coll_span(const char *func,
-                                        const dart__type_t *d, size_t nelem,
-                                        dart__coll_span_t *s);
+DART__HIDDEN dart_ret_t dart__coll_span(const char *func, const dart__type_t *d,
+                                        size_t nelem, dart__coll_span_t *s);
 DART__HIDDEN void dart__coll_span_free(dart__coll_span_t *s);
 
 /*
@@ -54,17 +53,50 @@ DART__HIDDEN dart_ret_t dart__coll_team(const char *func, dart_team_t teamid,
  */
 DART__HIDDEN dart_ret_t dart__coll_begin(const char *func, dart_team_t teamid,
                                          const int32_t *root,
-                                         dart_datatype_t dtype,
-                                         bool basic_only, dart__team_t **team,
+                                         dart_datatype_t dtype, bool basic_only,
+                                         dart__team_t **team,
                                          const dart__type_t **d);
 
 /*
  * Completes a non-blocking MPI call started with return code rc: logs and
  * returns DART_ERR_OTHER if rc or the yielding wait fails.
  */
-DART__HIDDEN dart_ret_t dart__coll_complete(const char *func,
-                                            const char *call, int rc,
-                                            MPI_Request *req);
+DART__HIDDEN dart_ret_t dart__coll_complete(const char *func, const char *call,
+                                            int rc, MPI_Request *req);
+/* Maps the return code of a blocking MPI call (logging failures). */
+DART__HIDDEN dart_ret_t dart__coll_check(const char *func, const char *call,
+                                         int rc);
+
+/*
+ * How collectives and two-sided calls wait. YIELD: non-blocking MPI call +
+ * yielding wait (dart__mpi_wait), so waiting units give their core away;
+ * BLOCK: the blocking MPI call (MPI libraries run small collectives 2-4x
+ * faster through it, but poll the CPU while they wait). AUTO defers to
+ * DART_COLL_WAIT, whose own "auto" means BLOCK when this node runs no more
+ * units of the job than it has online CPUs and nodes are not simulated,
+ * else YIELD. dart__coll_wait_mode (default AUTO) lets tests and benchmarks
+ * force a mode.
+ */
+enum { DART__COLL_WAIT_AUTO = 0, DART__COLL_WAIT_YIELD, DART__COLL_WAIT_BLOCK };
+extern int dart__coll_wait_mode DART__HIDDEN;
+DART__HIDDEN bool dart__coll_blocking(void);
+
+/*
+ * Runs one MPI operation as the blocking call or as the non-blocking call
+ * completed by a yielding wait (see dart__coll_blocking). The non-blocking
+ * call must store its request in `dart__req`. Sets ret to DART_OK or to
+ * DART_ERR_OTHER (logged with the call's text).
+ */
+#define DART__COLL_RUN(ret, func, blocking, nonblocking)                       \
+  do {                                                                         \
+    if (dart__coll_blocking()) {                                               \
+      (ret) = dart__coll_check((func), #blocking, (blocking));                 \
+    } else {                                                                   \
+      MPI_Request dart__req;                                                   \
+      (ret) = dart__coll_complete((func), #nonblocking, (nonblocking),         \
+                                  &dart__req);                                 \
+    }                                                                          \
+  } while (0)
 
 /* Expression: logs one error line for func and yields DART_ERR_INVAL. */
 #define DART__COLL_INVAL(func, ...)                                            \

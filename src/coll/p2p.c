@@ -4,8 +4,9 @@
  * Always on DART's private duplicate of MPI_COMM_WORLD (dart__g.comm), so
  * DART messages never match the application's own MPI traffic; unit ids
  * are global. Matching is on (source, tag), MPI's non-overtaking rule gives
- * the required ordering. Waits yield the core (dart__mpi_wait). A count of
- * zero still sends/receives an empty message, so both sides stay matched.
+ * the required ordering. Waits follow dart__coll_blocking (yielding unless
+ * the node has a core per unit). A count of zero still sends/receives an
+ * empty message, so both sides stay matched.
  */
 #include <inttypes.h>
 #include <stdatomic.h>
@@ -19,8 +20,8 @@ static int p2p_tag_ub(void)
   int ub = atomic_load_explicit(&cached, memory_order_relaxed);
   if (ub > 0) return ub;
   int *val = NULL, flag = 0;
-  if (MPI_Comm_get_attr(dart__g.comm, MPI_TAG_UB, &val, &flag) ==
-          MPI_SUCCESS && flag && val != NULL)
+  if (MPI_Comm_get_attr(dart__g.comm, MPI_TAG_UB, &val, &flag) == MPI_SUCCESS &&
+      flag && val != NULL)
     ub = *val;
   else
     ub = 32767; /* the minimum MPI guarantees */
@@ -64,10 +65,12 @@ dart_ret_t dart_send(const void *sendbuf, size_t nelem, dart_datatype_t dtype,
   dart_ret_t ret =
       p2p_check(__func__, "sendbuf", sendbuf, nelem, dtype, tag, unit.id, &d);
   if (ret != DART_OK) return ret;
-  MPI_Request req;
-  int rc = MPI_Isend(sendbuf, (int)nelem, d->mpi_inst, unit.id, tag,
-                     dart__g.comm, &req);
-  return dart__coll_complete(__func__, "MPI_Isend", rc, &req);
+  int n = (int)nelem;
+  DART__COLL_RUN(ret, __func__,
+                 MPI_Send(sendbuf, n, d->mpi_inst, unit.id, tag, dart__g.comm),
+                 MPI_Isend(sendbuf, n, d->mpi_inst, unit.id, tag, dart__g.comm,
+                           &dart__req));
+  return ret;
 }
 
 dart_ret_t dart_recv(void *recvbuf, size_t nelem, dart_datatype_t dtype,
@@ -77,10 +80,13 @@ dart_ret_t dart_recv(void *recvbuf, size_t nelem, dart_datatype_t dtype,
   dart_ret_t ret =
       p2p_check(__func__, "recvbuf", recvbuf, nelem, dtype, tag, unit.id, &d);
   if (ret != DART_OK) return ret;
-  MPI_Request req;
-  int rc = MPI_Irecv(recvbuf, (int)nelem, d->mpi_inst, unit.id, tag,
-                     dart__g.comm, &req);
-  return dart__coll_complete(__func__, "MPI_Irecv", rc, &req);
+  int n = (int)nelem;
+  DART__COLL_RUN(ret, __func__,
+                 MPI_Recv(recvbuf, n, d->mpi_inst, unit.id, tag, dart__g.comm,
+                          MPI_STATUS_IGNORE),
+                 MPI_Irecv(recvbuf, n, d->mpi_inst, unit.id, tag, dart__g.comm,
+                           &dart__req));
+  return ret;
 }
 
 dart_ret_t dart_sendrecv(const void *sendbuf, size_t send_nelem,
@@ -96,6 +102,12 @@ dart_ret_t dart_sendrecv(const void *sendbuf, size_t send_nelem,
     ret = p2p_check(__func__, "recvbuf", recvbuf, recv_nelem, recv_dtype,
                     recv_tag, src.id, &rd);
   if (ret != DART_OK) return ret;
+  if (dart__coll_blocking())
+    return dart__coll_check(
+        __func__, "MPI_Sendrecv",
+        MPI_Sendrecv(sendbuf, (int)send_nelem, sd->mpi_inst, dest.id, send_tag,
+                     recvbuf, (int)recv_nelem, rd->mpi_inst, src.id, recv_tag,
+                     dart__g.comm, MPI_STATUS_IGNORE));
   /* Receive first: the partner's send then finds a posted receive. */
   MPI_Request req[2];
   int rc = MPI_Irecv(recvbuf, (int)recv_nelem, rd->mpi_inst, src.id, recv_tag,

@@ -32,10 +32,11 @@ static dart_ret_t red_user(const char *func, size_t nelem,
 {
   const dart__user_op_t *u = dart__op_user(op);
   if (u == NULL)
-    return DART__COLL_INVAL(func, "invalid op %" PRIuPTR
-                            " (destroyed or never created)", op);
+    return DART__COLL_INVAL(
+        func, "invalid op %" PRIuPTR " (destroyed or never created)", op);
   if (dtype != u->dtype)
-    return DART__COLL_INVAL(func, "datatype %" PRIdPTR " differs from the "
+    return DART__COLL_INVAL(func,
+                            "datatype %" PRIdPTR " differs from the "
                             "datatype %" PRIdPTR " of user op %" PRIuPTR,
                             dtype, u->dtype, op);
   r->op = u->mpi_op;
@@ -53,13 +54,17 @@ static dart_ret_t red_predefined(const char *func, size_t nelem,
   const dart__type_t *d = dart__type_lookup(func, dtype);
   if (d == NULL) return DART_ERR_INVAL;
   if (d->kind != DART__TYPE_BASIC)
-    return DART__COLL_INVAL(func, "datatype %" PRIdPTR " is not a basic type "
-                            "(predefined ops need one)", dtype);
+    return DART__COLL_INVAL(func,
+                            "datatype %" PRIdPTR " is not a basic type "
+                            "(predefined ops need one)",
+                            dtype);
   r->bytes = nelem * d->base_size;
   if (op == DART_OP_MINMAX) {
     if (nelem % 2 != 0)
-      return DART__COLL_INVAL(func, "DART_OP_MINMAX needs an even nelem, "
-                              "got %zu", nelem);
+      return DART__COLL_INVAL(func,
+                              "DART_OP_MINMAX needs an even nelem, "
+                              "got %zu",
+                              nelem);
     r->op = dart__op_minmax(dtype, &r->type);
     r->count = (int)(nelem / 2);
   } else {
@@ -69,8 +74,10 @@ static dart_ret_t red_predefined(const char *func, size_t nelem,
     if (op == DART_OP_REPLACE || op == DART_OP_NO_OP) r->op = MPI_OP_NULL;
   }
   if (r->op == MPI_OP_NULL)
-    return DART__COLL_INVAL(func, "op %" PRIuPTR " is not a reduction on "
-                            "datatype %" PRIdPTR, op, dtype);
+    return DART__COLL_INVAL(func,
+                            "op %" PRIuPTR " is not a reduction on "
+                            "datatype %" PRIdPTR,
+                            op, dtype);
   return DART_OK;
 }
 
@@ -104,8 +111,8 @@ dart_ret_t dart_allreduce(const void *sendbuf, void *recvbuf, size_t nelem,
 {
   dart__team_t *team;
   dart__red_t r;
-  dart_ret_t ret = red_begin(__func__, teamid, NULL, nelem, dtype, op, &team,
-                             &r);
+  dart_ret_t ret =
+      red_begin(__func__, teamid, NULL, nelem, dtype, op, &team, &r);
   if (ret != DART_OK || nelem == 0) return ret;
   if (recvbuf == NULL)
     return DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements",
@@ -114,10 +121,12 @@ dart_ret_t dart_allreduce(const void *sendbuf, void *recvbuf, size_t nelem,
     return DART__COLL_INVAL(__func__, "sendbuf overlaps recvbuf");
   const void *send =
       (sendbuf == NULL || sendbuf == recvbuf) ? MPI_IN_PLACE : sendbuf;
-  MPI_Request req;
-  int rc = MPI_Iallreduce(send, recvbuf, r.count, r.type, r.op, team->comm,
-                          &req);
-  return dart__coll_complete(__func__, "MPI_Iallreduce", rc, &req);
+  DART__COLL_RUN(
+      ret, __func__,
+      MPI_Allreduce(send, recvbuf, r.count, r.type, r.op, team->comm),
+      MPI_Iallreduce(send, recvbuf, r.count, r.type, r.op, team->comm,
+                     &dart__req));
+  return ret;
 }
 
 dart_ret_t dart_reduce(const void *sendbuf, void *recvbuf, size_t nelem,
@@ -126,8 +135,8 @@ dart_ret_t dart_reduce(const void *sendbuf, void *recvbuf, size_t nelem,
 {
   dart__team_t *team;
   dart__red_t r;
-  dart_ret_t ret = red_begin(__func__, teamid, &root.id, nelem, dtype, op,
-                             &team, &r);
+  dart_ret_t ret =
+      red_begin(__func__, teamid, &root.id, nelem, dtype, op, &team, &r);
   if (ret != DART_OK || nelem == 0) return ret;
   bool is_root = team->myid == root.id;
   bool in_place = sendbuf == NULL || sendbuf == recvbuf;
@@ -135,20 +144,26 @@ dart_ret_t dart_reduce(const void *sendbuf, void *recvbuf, size_t nelem,
   void *recv = recvbuf;
   if (is_root) {
     if (recvbuf == NULL)
-      return DART__COLL_INVAL(__func__, "recvbuf is NULL at root with %zu "
-                              "elements", nelem);
+      return DART__COLL_INVAL(__func__,
+                              "recvbuf is NULL at root with %zu "
+                              "elements",
+                              nelem);
     if (!in_place && red_overlap(sendbuf, recvbuf, r.bytes))
       return DART__COLL_INVAL(__func__, "sendbuf overlaps recvbuf");
     if (in_place) send = MPI_IN_PLACE;
   } else {
     if (in_place) send = recvbuf; /* contribution is in recvbuf */
     if (send == NULL)
-      return DART__COLL_INVAL(__func__, "sendbuf and recvbuf are NULL with "
-                              "%zu elements", nelem);
+      return DART__COLL_INVAL(__func__,
+                              "sendbuf and recvbuf are NULL with "
+                              "%zu elements",
+                              nelem);
     recv = NULL; /* not significant at non-root units */
   }
-  MPI_Request req;
-  int rc = MPI_Ireduce(send, recv, r.count, r.type, r.op, root.id, team->comm,
-                       &req);
-  return dart__coll_complete(__func__, "MPI_Ireduce", rc, &req);
+  DART__COLL_RUN(
+      ret, __func__,
+      MPI_Reduce(send, recv, r.count, r.type, r.op, root.id, team->comm),
+      MPI_Ireduce(send, recv, r.count, r.type, r.op, root.id, team->comm,
+                  &dart__req));
+  return ret;
 }

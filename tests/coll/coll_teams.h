@@ -66,7 +66,8 @@ static inline void coll_teams_create(coll_team_t teams[COLL_NTEAMS])
 
 static inline void coll_teams_destroy(coll_team_t teams[COLL_NTEAMS])
 {
-  for (int i = 1; i < COLL_NTEAMS; i++) TEST_OK(dart_team_destroy(&teams[i].id));
+  for (int i = 1; i < COLL_NTEAMS; i++)
+    TEST_OK(dart_team_destroy(&teams[i].id));
 }
 
 #endif /* COLL_TEAMS_H */

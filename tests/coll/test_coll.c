@@ -12,7 +12,10 @@
 #define NE 5 /* elements per unit block */
 
 /* Element i of the block that team unit u contributes (or owns). */
-static int val(int u, int i) { return u * 1000 + i + 1; }
+static int val(int u, int i)
+{
+  return u * 1000 + i + 1;
+}
 
 static void fill(int *buf, int u, int ne)
 {
@@ -30,12 +33,14 @@ static void test_bcast(const coll_team_t *t)
   for (int root = 0; root < t->size; root++) {
     int buf[NE] = {0};
     if (t->me == root) fill(buf, root, NE);
-    TEST_OK(dart_bcast(buf, NE, DART_TYPE_INT, (dart_team_unit_t){root}, t->id));
+    TEST_OK(
+        dart_bcast(buf, NE, DART_TYPE_INT, (dart_team_unit_t){root}, t->id));
     expect(buf, root, NE);
     /* raw bytes, as DASH broadcasts gptrs */
     char b[16] = {0};
     if (t->me == root) memset(b, 'a' + root, sizeof b);
-    TEST_OK(dart_bcast(b, sizeof b, DART_TYPE_BYTE, (dart_team_unit_t){root}, t->id));
+    TEST_OK(dart_bcast(b, sizeof b, DART_TYPE_BYTE, (dart_team_unit_t){root},
+                       t->id));
     for (int i = 0; i < 16; i++) TEST_CHECK(b[i] == 'a' + root);
   }
 }
@@ -62,13 +67,15 @@ static void test_scatter_gather(const coll_team_t *t)
     memset(all, 0, sizeof(int) * NE * n);
     TEST_OK(dart_gather(mine, is_root ? all : NULL, NE, DART_TYPE_INT,
                         (dart_team_unit_t){root}, t->id));
-    if (is_root) for (int u = 0; u < n; u++) expect(all + u * NE, u, NE);
+    if (is_root)
+      for (int u = 0; u < n; u++) expect(all + u * NE, u, NE);
     /* in place at root */
     memset(all, 0, sizeof(int) * NE * n);
     if (is_root) fill(all + root * NE, root, NE);
     TEST_OK(dart_gather(is_root ? all + root * NE : mine, all, NE,
                         DART_TYPE_INT, (dart_team_unit_t){root}, t->id));
-    if (is_root) for (int u = 0; u < n; u++) expect(all + u * NE, u, NE);
+    if (is_root)
+      for (int u = 0; u < n; u++) expect(all + u * NE, u, NE);
   }
   free(all);
 }
@@ -84,8 +91,10 @@ static void test_allgather(const coll_team_t *t)
     fill(mine, t->me, NE);
     memset(all, 0, sizeof(int) * NE * n);
     if (mode > 0) fill(all + t->me * NE, t->me, NE);
-    const void *send = mode == 0 ? mine : mode == 1 ? NULL
-                     : mode == 2 ? (void *)all : (void *)(all + t->me * NE);
+    const void *send = mode == 0   ? mine
+                       : mode == 1 ? NULL
+                       : mode == 2 ? (void *)all
+                                   : (void *)(all + t->me * NE);
     TEST_OK(dart_allgather(send, all, NE, DART_TYPE_INT, t->id));
     for (int u = 0; u < n; u++) expect(all + u * NE, u, NE);
   }
@@ -143,7 +152,12 @@ static void test_alltoall(const coll_team_t *t)
 }
 
 /* A 12-byte struct as a custom type through bcast, allgather, scatter. */
-typedef struct { int a; float b; short c; char d[2]; } rec_t;
+typedef struct {
+  int a;
+  float b;
+  short c;
+  char d[2];
+} rec_t;
 
 static void test_custom(const coll_team_t *t)
 {
@@ -152,7 +166,8 @@ static void test_custom(const coll_team_t *t)
   int n = t->size;
   rec_t *all = calloc((size_t)n * 2, sizeof(rec_t)), mine[2];
   for (int k = 0; k < 2; k++)
-    mine[k] = (rec_t){t->me * 10 + k, 0.5f * (float)t->me, (short)-t->me, {'x', (char)k}};
+    mine[k] = (rec_t){
+        t->me * 10 + k, 0.5f * (float)t->me, (short)-t->me, {'x', (char)k}};
   TEST_OK(dart_allgather(mine, all, 2, rt, t->id));
   for (int u = 0; u < n; u++)
     for (int k = 0; k < 2; k++) {
@@ -197,8 +212,8 @@ static void test_p2p(void)
   TEST_OK(dart_sendrecv(out, BIG, DART_TYPE_INT, 10016, next, in, BIG,
                         DART_TYPE_INT, 10016, prev));
   expect(in, prev.id, BIG);
-  TEST_OK(dart_sendrecv(NULL, 0, DART_TYPE_INT, 5, next, NULL, 0,
-                        DART_TYPE_INT, 5, prev));
+  TEST_OK(dart_sendrecv(NULL, 0, DART_TYPE_INT, 5, next, NULL, 0, DART_TYPE_INT,
+                        5, prev));
   /* Pairs (2k, 2k+1): messages with two tags in flight at once, then two
    * messages with the same tag that must arrive in order, then a
    * zero-length message received into a larger buffer. */

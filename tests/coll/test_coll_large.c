@@ -10,7 +10,10 @@
 #include "coll/coll_internal.h"
 #include "dart_test.h"
 
-static int val(int u, size_t i) { return (int)(u * 100000 + (int)i); }
+static int val(int u, size_t i)
+{
+  return (int)(u * 100000 + (int)i);
+}
 
 static void run(size_t ne, dart_datatype_t ty, size_t esize, int me, int n)
 {
@@ -27,19 +30,23 @@ static void run(size_t ne, dart_datatype_t ty, size_t esize, int me, int n)
     for (int u = 0; u < n; u++)
       for (size_t i = 0; i < ints; i++) all[u * ints + i] = val(u, i);
     memset(mine, 0, ints * sizeof(int));
-    TEST_OK(dart_scatter(all, mine, ne, ty, (dart_team_unit_t){root}, DART_TEAM_ALL));
+    TEST_OK(dart_scatter(all, mine, ne, ty, (dart_team_unit_t){root},
+                         DART_TEAM_ALL));
     for (size_t i = 0; i < ints; i++) TEST_CHECK(mine[i] == val(me, i));
 
     memset(all, 0, ints * n * sizeof(int));
-    TEST_OK(dart_gather(mine, all, ne, ty, (dart_team_unit_t){root}, DART_TEAM_ALL));
+    TEST_OK(dart_gather(mine, all, ne, ty, (dart_team_unit_t){root},
+                        DART_TEAM_ALL));
     if (me == root)
       for (int u = 0; u < n; u++)
-        for (size_t i = 0; i < ints; i++) TEST_CHECK(all[u * ints + i] == val(u, i));
+        for (size_t i = 0; i < ints; i++)
+          TEST_CHECK(all[u * ints + i] == val(u, i));
   }
   memset(all, 0, ints * n * sizeof(int));
   TEST_OK(dart_allgather(mine, all, ne, ty, DART_TEAM_ALL));
   for (int u = 0; u < n; u++)
-    for (size_t i = 0; i < ints; i++) TEST_CHECK(all[u * ints + i] == val(u, i));
+    for (size_t i = 0; i < ints; i++)
+      TEST_CHECK(all[u * ints + i] == val(u, i));
   free(mine);
   free(all);
 }

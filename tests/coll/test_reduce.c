@@ -22,7 +22,9 @@ static void set_elem(dart_datatype_t t, void *buf, int i, long long v)
   case DART_TYPE_LONG: ((long *)buf)[i] = (long)v; break;
   case DART_TYPE_ULONG: ((unsigned long *)buf)[i] = (unsigned long)v; break;
   case DART_TYPE_LONGLONG: ((long long *)buf)[i] = v; break;
-  case DART_TYPE_ULONGLONG: ((unsigned long long *)buf)[i] = (unsigned long long)v; break;
+  case DART_TYPE_ULONGLONG:
+    ((unsigned long long *)buf)[i] = (unsigned long long)v;
+    break;
   case DART_TYPE_FLOAT: ((float *)buf)[i] = (float)v; break;
   case DART_TYPE_DOUBLE: ((double *)buf)[i] = (double)v; break;
   case DART_TYPE_LONG_DOUBLE: ((long double *)buf)[i] = (long double)v; break;
@@ -40,7 +42,8 @@ static long long get_elem(dart_datatype_t t, const void *buf, int i)
   case DART_TYPE_LONG: return ((const long *)buf)[i];
   case DART_TYPE_ULONG: return (long long)((const unsigned long *)buf)[i];
   case DART_TYPE_LONGLONG: return ((const long long *)buf)[i];
-  case DART_TYPE_ULONGLONG: return (long long)((const unsigned long long *)buf)[i];
+  case DART_TYPE_ULONGLONG:
+    return (long long)((const unsigned long long *)buf)[i];
   case DART_TYPE_FLOAT: return (long long)((const float *)buf)[i];
   case DART_TYPE_DOUBLE: return (long long)((const double *)buf)[i];
   case DART_TYPE_LONG_DOUBLE: return (long long)((const long double *)buf)[i];
@@ -48,18 +51,25 @@ static long long get_elem(dart_datatype_t t, const void *buf, int i)
   }
 }
 
-static bool is_integer(dart_datatype_t t) { return t <= DART_TYPE_ULONGLONG; }
+static bool is_integer(dart_datatype_t t)
+{
+  return t <= DART_TYPE_ULONGLONG;
+}
 
 static bool op_valid(dart_operation_t op, dart_datatype_t t)
 {
   switch (op) {
-  case DART_OP_MIN: case DART_OP_MAX: case DART_OP_SUM: case DART_OP_PROD:
-    return true;
-  case DART_OP_BAND: case DART_OP_BOR: case DART_OP_BXOR:
-  case DART_OP_LAND: case DART_OP_LOR: case DART_OP_LXOR:
-    return is_integer(t);
-  default:
-    return false;
+  case DART_OP_MIN:
+  case DART_OP_MAX:
+  case DART_OP_SUM:
+  case DART_OP_PROD: return true;
+  case DART_OP_BAND:
+  case DART_OP_BOR:
+  case DART_OP_BXOR:
+  case DART_OP_LAND:
+  case DART_OP_LOR:
+  case DART_OP_LXOR: return is_integer(t);
+  default: return false;
   }
 }
 
@@ -69,7 +79,8 @@ static long long contrib(dart_operation_t op, int u, int i)
 {
   if (op == DART_OP_LAND || op == DART_OP_LOR || op == DART_OP_LXOR)
     return (u + i) % 2 == 0 || i == 4 ? (i == 3 ? 0 : 1) : 0;
-  return (u + i) % 3 + 1 + (op == DART_OP_BOR || op == DART_OP_BXOR ? 4 * i : 0);
+  return (u + i) % 3 + 1 +
+         (op == DART_OP_BOR || op == DART_OP_BXOR ? 4 * i : 0);
 }
 
 static long long combine(dart_operation_t op, long long a, long long b)
@@ -101,8 +112,9 @@ static void check_result(const coll_team_t *t, dart_operation_t op,
 {
   for (int i = 0; i < NE; i++) {
     long long got = get_elem(ty, res, i), want = expected(op, t->size, i);
-    TEST_CHECK_MSG(got == want, "team %s op %d type %d elem %d: got %lld want %lld",
-                   t->name, (int)op, (int)ty, i, got, want);
+    TEST_CHECK_MSG(got == want,
+                   "team %s op %d type %d elem %d: got %lld want %lld", t->name,
+                   (int)op, (int)ty, i, got, want);
   }
 }
 
@@ -165,15 +177,20 @@ static void test_minmax(const coll_team_t *t)
       TEST_CHECK(get_elem(ty, rcv, 2 * k + 1) == 50 + k);
     }
     int root = t->size - 1;
-    TEST_OK(dart_reduce(snd, rcv, 6, ty, DART_OP_MINMAX, (dart_team_unit_t){root}, t->id));
-    if (t->me == root) TEST_CHECK(get_elem(ty, rcv, 0) == 10 && get_elem(ty, rcv, 5) == 52);
-    TEST_EQ_RET(dart_allreduce(snd, rcv, 5, ty, DART_OP_MINMAX, t->id), DART_ERR_INVAL);
+    TEST_OK(dart_reduce(snd, rcv, 6, ty, DART_OP_MINMAX,
+                        (dart_team_unit_t){root}, t->id));
+    if (t->me == root)
+      TEST_CHECK(get_elem(ty, rcv, 0) == 10 && get_elem(ty, rcv, 5) == 52);
+    TEST_EQ_RET(dart_allreduce(snd, rcv, 5, ty, DART_OP_MINMAX, t->id),
+                DART_ERR_INVAL);
   }
 }
 
 /* Non-commutative: elements are decimal strings of unit ids; combining
  * concatenates in increasing unit order (associative, order-sensitive). */
-typedef struct { long long digits, ndigits; } cat_t;
+typedef struct {
+  long long digits, ndigits;
+} cat_t;
 
 static long long pow10ll(long long n)
 {
@@ -197,7 +214,8 @@ static void cat_op(const void *in, void *inout, size_t len, void *ud)
 static void scaled_sum(const void *in, void *inout, size_t len, void *ud)
 {
   int f = *(const int *)ud;
-  for (size_t i = 0; i < len; i++) ((int *)inout)[i] += f * ((const int *)in)[i] / f;
+  for (size_t i = 0; i < len; i++)
+    ((int *)inout)[i] += f * ((const int *)in)[i] / f;
 }
 
 static void test_user_ops(const coll_team_t *t)
@@ -207,7 +225,8 @@ static void test_user_ops(const coll_team_t *t)
   dart_operation_t cat, sum;
   TEST_OK(dart_type_create_custom(sizeof(cat_t), &ct));
   TEST_OK(dart_op_create(cat_op, &calls, false, ct, true, &cat));
-  TEST_OK(dart_op_create(scaled_sum, &factor, true, DART_TYPE_INT, false, &sum));
+  TEST_OK(
+      dart_op_create(scaled_sum, &factor, true, DART_TYPE_INT, false, &sum));
   cat_t mine[3], res[3];
   for (int k = 0; k < 3; k++) mine[k] = (cat_t){(t->me + 1 + k) % 10, 1};
   long long want[3] = {0, 0, 0};
@@ -219,12 +238,14 @@ static void test_user_ops(const coll_team_t *t)
                    "elem %d: %lld want %lld", k, res[k].digits, want[k]);
   for (int root = 0; root < t->size; root++) {
     memcpy(res, mine, sizeof res);
-    TEST_OK(dart_reduce(NULL, res, 3, ct, cat, (dart_team_unit_t){root}, t->id));
+    TEST_OK(
+        dart_reduce(NULL, res, 3, ct, cat, (dart_team_unit_t){root}, t->id));
     if (t->me == root) TEST_CHECK(res[2].digits == want[2]);
   }
   /* the operator ran somewhere (MPI may apply it on some units only) */
   int total_calls = 0;
-  TEST_OK(dart_allreduce(&calls, &total_calls, 1, DART_TYPE_INT, DART_OP_SUM, t->id));
+  TEST_OK(dart_allreduce(&calls, &total_calls, 1, DART_TYPE_INT, DART_OP_SUM,
+                         t->id));
   if (t->size > 1) TEST_CHECK(total_calls > 0);
   int v[NE], r[NE];
   for (int i = 0; i < NE; i++) v[i] = t->me + i;
@@ -232,7 +253,8 @@ static void test_user_ops(const coll_team_t *t)
   for (int i = 0; i < NE; i++)
     TEST_CHECK(r[i] == t->size * (t->size - 1) / 2 + t->size * i);
   /* datatype must be the op's */
-  TEST_EQ_RET(dart_allreduce(v, r, NE, DART_TYPE_UINT, sum, t->id), DART_ERR_INVAL);
+  TEST_EQ_RET(dart_allreduce(v, r, NE, DART_TYPE_UINT, sum, t->id),
+              DART_ERR_INVAL);
   TEST_EQ_RET(dart_allreduce(mine, res, 3, ct, sum, t->id), DART_ERR_INVAL);
   /* the op outlives its (temporary) type */
   dart_datatype_t ct_handle = ct;
@@ -241,7 +263,8 @@ static void test_user_ops(const coll_team_t *t)
   TEST_CHECK(res[0].digits == want[0]);
   dart_operation_t stale = sum;
   TEST_OK(dart_op_destroy(&sum));
-  TEST_EQ_RET(dart_allreduce(v, r, NE, DART_TYPE_INT, stale, t->id), DART_ERR_INVAL);
+  TEST_EQ_RET(dart_allreduce(v, r, NE, DART_TYPE_INT, stale, t->id),
+              DART_ERR_INVAL);
   TEST_OK(dart_op_destroy(&cat));
 }
 

@@ -101,7 +101,8 @@ static void cycle(int *argc, char ***argv)
   long v[2] = {1, 2}, r[2];
   TEST_OK(dart_allreduce(v, r, 2, c, op, DART_TEAM_ALL));
   TEST_CHECK(r[0] == (long)n && r[1] == 2 * (long)n);
-  TEST_OK(dart_allreduce(v, r, 2, DART_TYPE_LONG, DART_OP_MINMAX, DART_TEAM_ALL));
+  TEST_OK(
+      dart_allreduce(v, r, 2, DART_TYPE_LONG, DART_OP_MINMAX, DART_TEAM_ALL));
   TEST_CHECK(r[0] == 1 && r[1] == 2);
   TEST_OK(dart_type_destroy(&x)); /* one destroyed, the rest left to exit */
   old_type = s;
