@@ -47,18 +47,16 @@ dart_ret_t dart_bcast(void *buf, size_t nelem, dart_datatype_t dtype,
                       dart_team_unit_t root, dart_team_t teamid)
 {
   dart__team_t *team;
-  const dart__type_t *d;
-  dart_ret_t ret =
-      dart__coll_begin(__func__, teamid, &root.id, dtype, false, &team, &d);
+  dart__coll_span_t s;
+  dart_ret_t ret = dart__coll_begin_span(__func__, teamid, &root.id, dtype,
+                                         nelem, &team, &s);
   if (ret != DART_OK || nelem == 0) return ret;
   if (buf == NULL)
-    return DART__COLL_INVAL(__func__, "buf is NULL with %zu elements", nelem);
-  dart__coll_span_t s;
-  ret = dart__coll_span(__func__, d, nelem, &s);
-  if (ret != DART_OK) return ret;
-  DART__COLL_RUN(
-      ret, __func__, MPI_Bcast(buf, s.count, s.type, root.id, team->comm),
-      MPI_Ibcast(buf, s.count, s.type, root.id, team->comm, &dart__req));
+    ret = DART__COLL_INVAL(__func__, "buf is NULL with %zu elements", nelem);
+  else
+    DART__COLL_RUN(
+        ret, __func__, MPI_Bcast(buf, s.count, s.type, root.id, team->comm),
+        MPI_Ibcast(buf, s.count, s.type, root.id, team->comm, &dart__req));
   dart__coll_span_free(&s);
   return ret;
 }
@@ -68,13 +66,10 @@ dart_ret_t dart_scatter(const void *sendbuf, void *recvbuf, size_t nelem,
                         dart_team_t teamid)
 {
   dart__team_t *team;
-  const dart__type_t *d;
-  dart_ret_t ret =
-      dart__coll_begin(__func__, teamid, &root.id, dtype, false, &team, &d);
-  if (ret != DART_OK || nelem == 0) return ret;
   dart__coll_span_t s;
-  ret = dart__coll_span(__func__, d, nelem, &s);
-  if (ret != DART_OK) return ret;
+  dart_ret_t ret = dart__coll_begin_span(__func__, teamid, &root.id, dtype,
+                                         nelem, &team, &s);
+  if (ret != DART_OK || nelem == 0) return ret;
   bool is_root = team->myid == root.id;
   void *recv = recvbuf;
   if (is_root) {
@@ -106,13 +101,10 @@ dart_ret_t dart_gather(const void *sendbuf, void *recvbuf, size_t nelem,
                        dart_team_t teamid)
 {
   dart__team_t *team;
-  const dart__type_t *d;
-  dart_ret_t ret =
-      dart__coll_begin(__func__, teamid, &root.id, dtype, false, &team, &d);
-  if (ret != DART_OK || nelem == 0) return ret;
   dart__coll_span_t s;
-  ret = dart__coll_span(__func__, d, nelem, &s);
-  if (ret != DART_OK) return ret;
+  dart_ret_t ret = dart__coll_begin_span(__func__, teamid, &root.id, dtype,
+                                         nelem, &team, &s);
+  if (ret != DART_OK || nelem == 0) return ret;
   const void *send = sendbuf;
   if (team->myid == root.id) {
     const char *own = (const char *)recvbuf + (size_t)root.id * s.bytes;
@@ -144,20 +136,17 @@ dart_ret_t dart_allgather(const void *sendbuf, void *recvbuf, size_t nelem,
                           dart_datatype_t dtype, dart_team_t teamid)
 {
   dart__team_t *team;
-  const dart__type_t *d;
-  dart_ret_t ret =
-      dart__coll_begin(__func__, teamid, NULL, dtype, false, &team, &d);
-  if (ret != DART_OK || nelem == 0) return ret;
-  if (recvbuf == NULL)
-    return DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements",
-                            nelem);
   dart__coll_span_t s;
-  ret = dart__coll_span(__func__, d, nelem, &s);
-  if (ret != DART_OK) return ret;
+  dart_ret_t ret =
+      dart__coll_begin_span(__func__, teamid, NULL, dtype, nelem, &team, &s);
+  if (ret != DART_OK || nelem == 0) return ret;
   const char *own = (const char *)recvbuf + (size_t)team->myid * s.bytes;
   const void *send = send_or_in_place(sendbuf, s.bytes, recvbuf,
                                       s.bytes * (size_t)team->size, own, true);
-  if (send == NULL) {
+  if (recvbuf == NULL) {
+    ret =
+        DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements", nelem);
+  } else if (send == NULL) {
     ret = DART__COLL_INVAL(__func__, "sendbuf overlaps recvbuf");
   } else {
     DART__COLL_RUN(ret, __func__,

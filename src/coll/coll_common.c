@@ -167,6 +167,20 @@ dart_ret_t dart__coll_span(const char *func, const dart__type_t *d,
   return DART_OK;
 }
 
+dart_ret_t dart__coll_begin_span(const char *func, dart_team_t teamid,
+                                 const int32_t *root, dart_datatype_t dtype,
+                                 size_t nelem, dart__team_t **team,
+                                 dart__coll_span_t *s)
+{
+  const dart__type_t *d;
+  s->owned = false;
+  s->count = 0;
+  s->bytes = 0;
+  dart_ret_t ret = dart__coll_begin(func, teamid, root, dtype, false, team, &d);
+  if (ret != DART_OK || nelem == 0) return ret;
+  return dart__coll_span(func, d, nelem, s);
+}
+
 void dart__coll_span_free(dart__coll_span_t *s)
 {
   if (s->owned && s->type != MPI_DATATYPE_NULL) MPI_Type_free(&s->type);

@@ -37,6 +37,18 @@ DART__HIDDEN dart_ret_t dart__coll_span(const char *func, const dart__type_t *d,
 DART__HIDDEN void dart__coll_span_free(dart__coll_span_t *s);
 
 /*
+ * dart__coll_begin for a contiguous dtype followed by dart__coll_span, for
+ * the collectives that take counts beyond INT_MAX. With nelem == 0 only the
+ * checks run (s describes nothing). The caller frees s.
+ */
+DART__HIDDEN dart_ret_t dart__coll_begin_span(const char *func,
+                                              dart_team_t teamid,
+                                              const int32_t *root,
+                                              dart_datatype_t dtype,
+                                              size_t nelem, dart__team_t **team,
+                                              dart__coll_span_t *s);
+
+/*
  * DART initialised, team known, *root in 0..size-1 (root may be NULL).
  * Logs one line naming func and the bad value on failure.
  */
