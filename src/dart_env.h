@@ -48,6 +48,11 @@ typedef enum {
   X(DART_LOCK_TAIL, DART__ENV_STR, const char *, lock_tail, "spread",          \
     "Placement of MCS lock tails: spread (round-robin over the team's units) " \
     "or unit0 (all on team unit 0, as in the original paper).")                \
+  X(DART_COLL_WAIT, DART__ENV_STR, const char *, coll_wait, "auto",            \
+    "How collectives and send/recv wait: yield (non-blocking MPI call and a "  \
+    "waiting loop that gives the core away), block (the blocking MPI call: "   \
+    "fastest for small messages, but MPI polls the CPU) or auto (block when "  \
+    "the node runs no more units than it has CPUs, else yield).")              \
   X(DART_USE_HWLOC, DART__ENV_BOOL, int, use_hwloc, "1",                       \
     "Use hwloc for hardware locality when DART was built with it; 0 forces "   \
     "the /proc and /sys fallback.")                                            \
