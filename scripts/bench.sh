@@ -111,6 +111,7 @@ mpi_version=$(mpi_version "$mpi")
 shmem=$shmem
 trials=$([ $quick -eq 1 ] && echo 3 || echo 7)
 lock_units=4
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 EOF
 }
 
@@ -145,6 +146,7 @@ for mpi in "${mpis[@]}"; do
   build "$mpi" "$dir" || { echo "bench: build with $mpi failed"; exit 1; }
   write_meta "$mpi" "$dir"
   run_suite "$mpi" "$dir"
+  echo "load_after=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$res/meta.txt"
 done
 "$py" "$root/bench/paper/report.py" --results "$results" --docs "$docs" \
   --print-targets || status=1
