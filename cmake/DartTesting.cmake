@@ -8,7 +8,9 @@
 #   Executable linked against libdart-mpi, run with mpiexec at every unit
 #   count in UNITS (default 1 2 3 4) as "mpi.<name>.np<n>". With SIMNODE it
 #   also runs at n >= 2 with DART_SIM_NODE_SIZE=1 ("mpi.<name>.sim1.np<n>"),
-#   so every remote access takes the MPI RMA path.
+#   so every remote access takes the MPI RMA path. With STATIC it links the
+#   static library instead and may include internal headers from src/, so
+#   white-box tests can reach hidden dart__* symbols.
 
 set(DART_TEST_TIMEOUT 120 CACHE STRING "Default per-test timeout in seconds")
 set(DART_TEST_UNITS "1;2;3;4" CACHE STRING "Unit counts every MPI test runs at")
@@ -47,10 +49,16 @@ function(dart_add_unit_test name)
 endfunction()
 
 function(dart_add_mpi_test name)
-  cmake_parse_arguments(T "SIMNODE" "TIMEOUT" "SOURCES;UNITS;ENV;ARGS;LIBS" ${ARGN})
+  cmake_parse_arguments(T "SIMNODE;STATIC" "TIMEOUT" "SOURCES;UNITS;ENV;ARGS;LIBS" ${ARGN})
   set(exe test_${name})
   add_executable(${exe} ${T_SOURCES})
-  target_link_libraries(${exe} PRIVATE dart-mpi dart-test-util ${T_LIBS})
+  if(T_STATIC)
+    target_link_libraries(${exe} PRIVATE dart-mpi-static dart-test-util ${T_LIBS})
+    target_include_directories(${exe} PRIVATE ${CMAKE_SOURCE_DIR}/src)
+    target_compile_definitions(${exe} PRIVATE _GNU_SOURCE)
+  else()
+    target_link_libraries(${exe} PRIVATE dart-mpi dart-test-util ${T_LIBS})
+  endif()
   if(NOT T_UNITS)
     set(T_UNITS ${DART_TEST_UNITS})
   endif()
@@ -76,7 +84,7 @@ function(dart_add_mpi_test name)
                        $<TARGET_FILE:${exe}> ${MPIEXEC_POSTFLAGS} ${T_ARGS})
       set_tests_properties(${tname} PROPERTIES TIMEOUT ${T_TIMEOUT}
                            ENVIRONMENT "${env}" LABELS "mpi;np${n};${mode}"
-                           PROCESSORS 1)
+                           PROCESSORS ${n})
     endforeach()
   endforeach()
 endfunction()

@@ -24,6 +24,9 @@ typedef enum {
 typedef struct dart__type {
   dart__type_kind_t kind;
   dart_datatype_t base;    /* basic element type (BYTE for custom types)    */
+  dart_datatype_t elem;    /* contiguous element type the type is made of:
+                              the basic type, or the custom type's handle
+                              (compare this one for "same base type")      */
   size_t base_size;        /* bytes per basic element (custom: num_bytes)   */
   size_t num_elem;         /* basic elements per instance of the pattern:
                               basic/custom 1, strided blocklen, indexed sum */
@@ -35,6 +38,7 @@ typedef struct dart__type {
   size_t *offsets;         /* indexed: [count]                              */
   MPI_Datatype mpi_elem;   /* MPI type of one basic element (cached)       */
   MPI_Datatype mpi_inst;   /* MPI type of one instance (committed, cached) */
+  bool owns_elem;          /* mpi_elem is freed with the type              */
 } dart__type_t;
 
 /* Returns the descriptor, or NULL for DART_TYPE_UNDEFINED/LAST, unknown or
@@ -64,9 +68,26 @@ typedef struct dart__user_op {
   bool commute;
   dart_datatype_t dtype;
   MPI_Op mpi_op;
+  MPI_Datatype mpi_type; /* private duplicate of dtype's element type: use
+                            it (count = nelem) in reductions with mpi_op;
+                            it stays valid even if dtype is destroyed     */
+  size_t elem_size;      /* bytes per element of dtype                    */
 } dart__user_op_t;
 
+/*
+ * Predefined ops: MIN, MAX, SUM, PROD on every basic type; BAND, BOR, BXOR,
+ * LAND, LOR, LXOR on the integer types (BYTE..ULONGLONG); REPLACE and NO_OP
+ * on every basic type (atomics only; reductions must reject them).
+ * MINMAX, UNDEFINED, LAST and user ops give MPI_OP_NULL.
+ */
 DART__HIDDEN MPI_Op dart__op_mpi(dart_operation_t op, dart_datatype_t basic);
+/* User op descriptor for a handle from dart_op_create, or NULL. */
 DART__HIDDEN const dart__user_op_t *dart__op_user(dart_operation_t op);
+/*
+ * DART_OP_MINMAX for a basic type: *pair receives the committed MPI type of
+ * one (min,max) pair (reduce nelem/2 of them, never split a pair); returns
+ * the commutative MPI op combining pairs, or MPI_OP_NULL for a bad type.
+ */
+DART__HIDDEN MPI_Op dart__op_minmax(dart_datatype_t basic, MPI_Datatype *pair);
 
 #endif /* DART__DATATYPE_H */

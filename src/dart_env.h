@@ -9,10 +9,10 @@
 
 /* Value kinds of environment variables. */
 typedef enum {
-  DART__ENV_BOOL,  /* 0/1, yes/no, on/off, true/false                 */
-  DART__ENV_INT,   /* decimal integer                                  */
-  DART__ENV_SIZE,  /* bytes, optional suffix K, M, G (powers of 1024)  */
-  DART__ENV_STR,   /* free text or one of the documented keywords      */
+  DART__ENV_BOOL, /* 0/1, yes/no, on/off, true/false                 */
+  DART__ENV_INT,  /* decimal integer                                  */
+  DART__ENV_SIZE, /* bytes, optional suffix K, M, G (powers of 1024)  */
+  DART__ENV_STR,  /* free text or one of the documented keywords      */
 } dart__env_kind_t;
 
 /*
@@ -43,13 +43,19 @@ typedef enum {
   X(DART_PROGRESS, DART__ENV_STR, const char *, progress, "auto",              \
     "Asynchronous progress for the RMA path: auto, thread or none.")           \
   X(DART_PROGRESS_INTERVAL_US, DART__ENV_INT, long, progress_interval_us,      \
-    "200", "Sleep between two polls of the DART progress thread, in "          \
+    "200",                                                                     \
+    "Sleep between two polls of the DART progress thread, in "                 \
     "microseconds.")                                                           \
   X(DART_LOCK_TAIL, DART__ENV_STR, const char *, lock_tail, "spread",          \
     "Placement of MCS lock tails: spread (round-robin over the team's units) " \
     "or unit0 (all on team unit 0, as in the original paper).")                \
+  X(DART_COLL_WAIT, DART__ENV_STR, const char *, coll_wait, "auto",            \
+    "How collectives and send/recv wait: yield (non-blocking MPI call and a "  \
+    "waiting loop that gives the core away), block (the blocking MPI call: "   \
+    "fastest for small messages, but MPI polls the CPU) or auto (block when "  \
+    "the node runs no more units than it has CPUs, else yield).")              \
   X(DART_USE_HWLOC, DART__ENV_BOOL, int, use_hwloc, "1",                       \
-    "Use hwloc for hardware locality when DART was built with it; 0 forces "  \
+    "Use hwloc for hardware locality when DART was built with it; 0 forces "   \
     "the /proc and /sys fallback.")                                            \
   X(DASH_MAX_SHMEM_MBPS, DART__ENV_INT, long, max_shmem_mbps, "1235",          \
     "Value reported in dart_hwinfo_t.max_shmem_mbps (name kept for DASH "      \

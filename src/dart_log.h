@@ -21,7 +21,8 @@ extern int dart__log_level DART__HIDDEN;
 DART__HIDDEN void dart__log(int level, const char *func, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Parses "ERROR", "warn", "DART_LOGLEVEL_DEBUG", "3" ...; returns -1 if unknown. */
+/* Parses "ERROR", "warn", "DART_LOGLEVEL_DEBUG", "3" ...; returns -1 if
+ * unknown. */
 DART__HIDDEN int dart__log_parse_level(const char *s);
 
 #define DART__LOG_AT(lvl, ...)                                                 \
@@ -62,7 +63,8 @@ DART__HIDDEN const char *dart__strerror(dart_ret_t ret);
     }                                                                          \
   } while (0)
 
-#define DART__CHECK_ARG(cond, ...) DART__CHECK(cond, DART_ERR_INVAL, __VA_ARGS__)
+#define DART__CHECK_ARG(cond, ...)                                             \
+  DART__CHECK(cond, DART_ERR_INVAL, __VA_ARGS__)
 
 #define DART__CHECK_NOTNULL(ptr)                                               \
   DART__CHECK_ARG((ptr) != NULL, "argument '%s' is NULL", #ptr)

@@ -11,18 +11,18 @@
 
 /* Process-wide runtime state. */
 typedef struct {
-  bool initialized;  /* between successful dart_init* and dart_exit       */
-  bool mpi_owned;    /* DART called MPI_Init and must finalize it          */
-  int thread_level;  /* MPI thread level actually provided                 */
-  bool multithreaded;/* DART_THREAD_MULTIPLE granted to the user           */
-  int myid;          /* global unit id                                     */
-  int size;          /* number of units in DART_TEAM_ALL                   */
-  MPI_Comm comm;     /* private duplicate of MPI_COMM_WORLD                */
+  bool initialized;   /* between successful dart_init* and dart_exit       */
+  bool mpi_owned;     /* DART called MPI_Init and must finalize it          */
+  int thread_level;   /* MPI thread level actually provided                 */
+  bool multithreaded; /* DART_THREAD_MULTIPLE granted to the user           */
+  int myid;           /* global unit id                                     */
+  int size;           /* number of units in DART_TEAM_ALL                   */
+  MPI_Comm comm;      /* private duplicate of MPI_COMM_WORLD                */
   /* Node topology, honouring DART_SIM_NODE_SIZE: node index of every
    * global unit (nodes numbered by their lowest global unit), and count. */
   int *node_of_unit;
   int num_nodes;
-  bool is_openmpi;   /* library reports itself as Open MPI                 */
+  bool is_openmpi; /* library reports itself as Open MPI                 */
 } dart__global_t;
 
 extern dart__global_t dart__g DART__HIDDEN;
@@ -38,6 +38,15 @@ DART__HIDDEN void dart__mpi_log_error(const char *func, const char *call,
     if (__builtin_expect(dart_mpi_rc_ != MPI_SUCCESS, 0)) {                    \
       dart__mpi_log_error(__func__, #call, dart_mpi_rc_);                      \
       return DART_ERR_OTHER;                                                   \
+    }                                                                          \
+  } while (0)
+
+/* For cleanup paths that must go on: log a failed MPI call, continue. */
+#define DART__MPI_LOG(call)                                                    \
+  do {                                                                         \
+    int dart_mpi_rc_ = (call);                                                 \
+    if (__builtin_expect(dart_mpi_rc_ != MPI_SUCCESS, 0)) {                    \
+      dart__mpi_log_error(__func__, #call, dart_mpi_rc_);                      \
     }                                                                          \
   } while (0)
 

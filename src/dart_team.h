@@ -6,26 +6,26 @@
 
 #include "dart_mpi.h"
 
-struct dart__segtable;   /* globmem: segments of the team          */
-struct dart__locality;   /* locality: unit records + domain tree   */
-struct dart__lock_list;  /* locks: locks registered on the team    */
+struct dart__segtable;  /* globmem: segments of the team          */
+struct dart__locality;  /* locality: unit records + domain tree   */
+struct dart__lock_list; /* locks: locks registered on the team    */
 
 typedef struct dart__team {
   dart_team_t id;
-  MPI_Comm comm;        /* team communicator; rank == team unit id      */
-  int size;             /* number of team units                         */
-  int myid;             /* caller's team unit id                        */
-  int32_t *l2g;         /* [size] global id of each team unit (ascending) */
-  int32_t *g2l;         /* [dart__g.size] team id of each global unit or -1 */
+  MPI_Comm comm; /* team communicator; rank == team unit id      */
+  int size;      /* number of team units                         */
+  int myid;      /* caller's team unit id                        */
+  int32_t *l2g;  /* [size] global id of each team unit (ascending) */
+  int32_t *g2l;  /* [dart__g.size] team id of each global unit or -1 */
 
   /* Node view of the team (follows DART_SIM_NODE_SIZE). */
-  MPI_Comm node_comm;   /* team units on the caller's node              */
-  int node_size;        /* size of node_comm                            */
-  int node_rank;        /* caller's rank in node_comm                   */
-  int num_nodes;        /* distinct nodes spanned by the team           */
-  int *unit_node;       /* [size] node index (global numbering)         */
-  int *unit_node_rank;  /* [size] rank of the unit in its node's comm   */
-  bool single_node;     /* every team unit is on the caller's node      */
+  MPI_Comm node_comm;  /* team units on the caller's node              */
+  int node_size;       /* size of node_comm                            */
+  int node_rank;       /* caller's rank in node_comm                   */
+  int num_nodes;       /* distinct nodes spanned by the team           */
+  int *unit_node;      /* [size] node index (global numbering)         */
+  int *unit_node_rank; /* [size] rank of the unit in its node's comm   */
+  bool single_node;    /* every team unit is on the caller's node      */
 
   /* Per-module state, owned and released by the modules themselves. */
   struct dart__segtable *segs;
@@ -79,7 +79,7 @@ DART__HIDDEN void dart__locality_team_fini(dart__team_t *team);
 /* Subsystem init/fini hooks called from dart_init / dart_exit, in order. */
 DART__HIDDEN dart_ret_t dart__types_init(void);
 DART__HIDDEN void dart__types_fini(void);
-DART__HIDDEN dart_ret_t dart__globmem_init(void);  /* after teams_init */
+DART__HIDDEN dart_ret_t dart__globmem_init(void); /* after teams_init */
 DART__HIDDEN void dart__globmem_fini(void);
 DART__HIDDEN dart_ret_t dart__locality_init(void); /* team ALL locality */
 DART__HIDDEN void dart__locality_fini(void);

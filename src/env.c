@@ -95,10 +95,10 @@ static void dart__env_format(dart__env_kind_t kind, const void *field,
   switch (kind) {
   case DART__ENV_BOOL: snprintf(buf, len, "%d", *(const int *)field); break;
   case DART__ENV_INT: snprintf(buf, len, "%ld", *(const long *)field); break;
-  case DART__ENV_SIZE:
-    snprintf(buf, len, "%zu", *(const size_t *)field);
+  case DART__ENV_SIZE: snprintf(buf, len, "%zu", *(const size_t *)field); break;
+  case DART__ENV_STR:
+    snprintf(buf, len, "%s", *(const char *const *)field);
     break;
-  case DART__ENV_STR: snprintf(buf, len, "%s", *(const char *const *)field); break;
   }
 }
 
@@ -137,8 +137,8 @@ void dart__env_write_markdown(FILE *out)
           "| Variable | Type | Default | Meaning |\n"
           "|---|---|---|---|\n");
 #define DART__ENV_DOC(NAME, kind, ctype, field, def, doc)                      \
-  fprintf(out, "| `%s` | %s | `%s` | %s |\n", #NAME, dart__env_kind_name(kind), \
-          def, doc);
+  fprintf(out, "| `%s` | %s | `%s` | %s |\n", #NAME,                           \
+          dart__env_kind_name(kind), def, doc);
   DART__ENV_TABLE(DART__ENV_DOC)
 #undef DART__ENV_DOC
 }

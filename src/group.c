@@ -6,7 +6,8 @@
 #include "dart_group_set.h"
 #include "dart_mpi.h"
 
-#define DART__GROUP_CHECK(g) DART__CHECK_ARG((g) != NULL, "group '%s' is NULL", #g)
+#define DART__GROUP_CHECK(g)                                                   \
+  DART__CHECK_ARG((g) != NULL, "group '%s' is NULL", #g)
 
 dart_ret_t dart_group_create(dart_group_t *group)
 {

@@ -41,8 +41,10 @@ static size_t dart__group_lower_bound(const dart__group_t *g, int32_t id)
   size_t lo = 0, hi = g->n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (g->ids[mid] < id) lo = mid + 1;
-    else hi = mid;
+    if (g->ids[mid] < id)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo;
 }

@@ -15,7 +15,8 @@ static void dart__init_logging(void)
   int lvl = dart__log_parse_level(dart__env.log_level);
   if (lvl < 0) {
     dart__log_level = DART__LOG_WARN;
-    DART_LOG_WARN("unknown DART_LOG_LEVEL '%s', using WARN", dart__env.log_level);
+    DART_LOG_WARN("unknown DART_LOG_LEVEL '%s', using WARN",
+                  dart__env.log_level);
   } else {
     dart__log_level = lvl;
   }
@@ -50,9 +51,10 @@ static dart_ret_t dart__mpi_start(int *argc, char ***argv, int requested)
   if (flag) {
     int fin = 0;
     DART__MPI(MPI_Finalized(&fin));
-    DART__CHECK(!fin, DART_ERR_OTHER,
-                "MPI was already finalized (by an earlier dart_exit?); "
-                "initialize MPI in the application to cycle dart_init/dart_exit");
+    DART__CHECK(
+        !fin, DART_ERR_OTHER,
+        "MPI was already finalized (by an earlier dart_exit?); "
+        "initialize MPI in the application to cycle dart_init/dart_exit");
   }
   dart__route_around_mpi_bugs(flag);
   if (!flag) {
@@ -106,8 +108,9 @@ static dart_ret_t dart__stop_subsystems(int stage)
 
 static void dart__mpi_stop(void)
 {
-  if (dart__g.comm != MPI_COMM_NULL) MPI_Comm_free(&dart__g.comm);
-  if (dart__g.mpi_owned) MPI_Finalize();
+  if (dart__g.comm != MPI_COMM_NULL)
+    DART__MPI_LOG(MPI_Comm_free(&dart__g.comm));
+  if (dart__g.mpi_owned) DART__MPI_LOG(MPI_Finalize());
   dart__g.mpi_owned = false;
   dart__g.myid = -1;
   dart__g.size = 0;
@@ -175,7 +178,10 @@ dart_ret_t dart_exit(void)
   return ret;
 }
 
-bool dart_initialized(void) { return dart__g.initialized; }
+bool dart_initialized(void)
+{
+  return dart__g.initialized;
+}
 
 void dart_abort(int errorcode)
 {

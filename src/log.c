@@ -54,8 +54,7 @@ const char *dart__strerror(dart_ret_t ret)
 {
   switch (ret) {
 #define DART__RET_CASE(code, text)                                             \
-  case code:                                                                   \
-    return text;
+  case code: return text;
     DART__RET_TABLE(DART__RET_CASE)
 #undef DART__RET_CASE
   }

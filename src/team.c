@@ -28,8 +28,9 @@ dart__team_t *dart__team_lookup(const char *func, dart_team_t id)
 static void dart__team_free(dart__team_t *t)
 {
   if (t == NULL) return;
-  if (t->node_comm != MPI_COMM_NULL) MPI_Comm_free(&t->node_comm);
-  if (t->comm != MPI_COMM_NULL) MPI_Comm_free(&t->comm);
+  if (t->node_comm != MPI_COMM_NULL)
+    DART__MPI_LOG(MPI_Comm_free(&t->node_comm));
+  if (t->comm != MPI_COMM_NULL) DART__MPI_LOG(MPI_Comm_free(&t->comm));
   free(t->l2g);
   free(t->g2l);
   free(t->unit_node);
@@ -95,7 +96,8 @@ static dart_ret_t dart__team_build(MPI_Comm comm, dart_team_t id,
   *out = t;
   return DART_OK;
 fail:
-  if (ret == DART_ERR_NOMEM) DART_LOG_ERROR("out of memory building team %d", id);
+  if (ret == DART_ERR_NOMEM)
+    DART_LOG_ERROR("out of memory building team %d", id);
   dart__team_free(t);
   return ret;
 }

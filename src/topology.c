@@ -54,20 +54,21 @@ dart_ret_t dart__topology_init(void)
   MPI_Comm real = MPI_COMM_NULL;
   long *keys = NULL;
   DART__MPI(dart__mpi_rendezvous(dart__g.comm));
-  DART__MPI(MPI_Comm_split_type(dart__g.comm, MPI_COMM_TYPE_SHARED, dart__g.myid,
-                                MPI_INFO_NULL, &real));
+  DART__MPI(MPI_Comm_split_type(dart__g.comm, MPI_COMM_TYPE_SHARED,
+                                dart__g.myid, MPI_INFO_NULL, &real));
   int local_rank = 0, leader = dart__g.myid;
   DART__MPI_GOTO(MPI_Comm_rank(real, &local_rank), ret, out);
-  DART__MPI_GOTO(dart__mpi_allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN,
-                                     real),
-                 ret, out);
+  DART__MPI_GOTO(
+      dart__mpi_allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, real),
+      ret, out);
   long k = dart__env.sim_node_size;
   if (k < 0) {
     DART_LOG_WARN("ignoring negative DART_SIM_NODE_SIZE=%ld", k);
     k = 0;
   }
   /* key = (real node leader, sub-node within it) packed into one long */
-  long mykey = (long)leader * ((long)dart__g.size + 1) + (k > 0 ? local_rank / k : 0);
+  long mykey =
+      (long)leader * ((long)dart__g.size + 1) + (k > 0 ? local_rank / k : 0);
   keys = malloc((size_t)dart__g.size * sizeof *keys);
   dart__g.node_of_unit = malloc((size_t)dart__g.size * sizeof(int));
   if (keys == NULL || dart__g.node_of_unit == NULL) {
@@ -81,7 +82,7 @@ dart_ret_t dart__topology_init(void)
                         &dart__g.num_nodes);
 out:
   free(keys);
-  if (real != MPI_COMM_NULL) MPI_Comm_free(&real);
+  if (real != MPI_COMM_NULL) DART__MPI_LOG(MPI_Comm_free(&real));
   return ret;
 }
 

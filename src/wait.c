@@ -14,7 +14,8 @@
 
 void dart__backoff(uint64_t iteration)
 {
-  uint64_t spin = (uint64_t)(dart__env.spin_count > 0 ? dart__env.spin_count : 0);
+  uint64_t spin =
+      (uint64_t)(dart__env.spin_count > 0 ? dart__env.spin_count : 0);
   if (iteration < spin) {
     DART__CPU_RELAX();
   } else if (iteration < spin + 64) {

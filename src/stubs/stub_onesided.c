@@ -44,26 +44,6 @@ dart_ret_t dart_accumulate_blocking_local(
   return DART_ERR_OTHER;
 }
 
-dart_ret_t dart_allgatherv(
-  const void      * sendbuf,
-  size_t            nsendelem,
-  dart_datatype_t   dtype,
-  void            * recvbuf,
-  const size_t    * nrecvelem,
-  const size_t    * recvdispls,
-  dart_team_t       teamid)
-{
-  (void)sendbuf;
-  (void)nsendelem;
-  (void)dtype;
-  (void)recvbuf;
-  (void)nrecvelem;
-  (void)recvdispls;
-  (void)teamid;
-  DART_LOG_ERROR("not implemented yet");
-  return DART_ERR_OTHER;
-}
-
 dart_ret_t dart_compare_and_swap(
   dart_gptr_t      gptr,
   const void     * value,

@@ -119,25 +119,30 @@ STATIC_CHECK(DART_LOCALITY_MAX_CACHE_LEVELS == 5);
 
 static int failures = 0;
 
-#define CHECK(cond)                                              \
-  do {                                                           \
-    if (!(cond)) {                                               \
-      printf("FAIL (C, line %d): %s\n", __LINE__, #cond);        \
-      ++failures;                                                \
-    }                                                            \
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      printf("FAIL (C, line %d): %s\n", __LINE__, #cond);                      \
+      ++failures;                                                              \
+    }                                                                          \
   } while (0)
 
-static int is_null(dart_gptr_t g) { return DART_GPTR_ISNULL(g); }
+static int is_null(dart_gptr_t g)
+{
+  return DART_GPTR_ISNULL(g);
+}
 
-static int equal(dart_gptr_t a, dart_gptr_t b) { return DART_GPTR_EQUAL(a, b); }
+static int equal(dart_gptr_t a, dart_gptr_t b)
+{
+  return DART_GPTR_EQUAL(a, b);
+}
 
 static void check_gptr_null(void)
 {
-  static const unsigned char expected[16] = {
-    0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0xff, 0xff,
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-  };
-  dart_gptr_t   g = DART_GPTR_NULL;
+  static const unsigned char expected[16] = {0xff, 0xff, 0xff, 0x00, 0x00, 0x00,
+                                             0xff, 0xff, 0x00, 0x00, 0x00, 0x00,
+                                             0x00, 0x00, 0x00, 0x00};
+  dart_gptr_t g = DART_GPTR_NULL;
   unsigned char bytes[16];
   memcpy(bytes, &g, sizeof(bytes));
   CHECK(memcmp(bytes, expected, sizeof(bytes)) == 0);
@@ -155,7 +160,7 @@ static void check_gptr_isnull(void)
   CHECK(is_null(g));
   CHECK(DART_GPTR_ISNULL(DART_GPTR_NULL));
 
-  g.flags = 0xab;                 /* flags are ignored */
+  g.flags = 0xab; /* flags are ignored */
   CHECK(is_null(g));
 
   g = DART_GPTR_NULL;
@@ -189,12 +194,12 @@ static void check_gptr_equal(void)
   CHECK(DART_GPTR_EQUAL(DART_GPTR_NULL, DART_GPTR_NULL));
 
   a.unitid = 3;
-  a.segid  = 2;
+  a.segid = 2;
   a.teamid = 1;
   a.addr_or_offs.offset = 4096;
   b = a;
   CHECK(equal(a, b));
-  b.flags = 0x5a;                 /* flags are ignored */
+  b.flags = 0x5a; /* flags are ignored */
   CHECK(equal(a, b));
 
   b = a;
@@ -215,8 +220,8 @@ static void check_gptr_helpers(void)
 {
   dart_gptr_t g = DART_GPTR_NULL;
   g.unitid = 5;
-  g.flags  = 3;
-  g.segid  = 9;
+  g.flags = 3;
+  g.segid = 9;
   g.teamid = 2;
   g.addr_or_offs.offset = 100;
 
@@ -249,7 +254,7 @@ static void check_gptr_helpers(void)
 
 static void check_units_and_handles(void)
 {
-  dart_team_unit_t   tu = DART_TEAM_UNIT_ID(3);
+  dart_team_unit_t tu = DART_TEAM_UNIT_ID(3);
   dart_global_unit_t gu = DART_GLOBAL_UNIT_ID(4);
   CHECK(tu.id == 3);
   CHECK(gu.id == 4);
@@ -262,8 +267,8 @@ static void check_units_and_handles(void)
   CHECK(DART_GROUP_NULL == NULL);
   {
     dart_handle_t h = DART_HANDLE_NULL;
-    dart_lock_t   l = DART_LOCK_NULL;
-    dart_group_t  g = DART_GROUP_NULL;
+    dart_lock_t l = DART_LOCK_NULL;
+    dart_group_t g = DART_GROUP_NULL;
     CHECK(h == NULL && l == NULL && g == NULL);
   }
   CHECK(strcmp(DART_VERSION_STR, "3.2.0") == 0);

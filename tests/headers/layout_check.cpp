@@ -10,7 +10,7 @@
 // The sizes of the locality structs are printed as "SIZE <name> <bytes>" so
 // that check_headers.sh can compare them with the C build.
 #include <stdint.h>
-typedef int64_t hid_t;  // dart_io.h expects the includer to provide hid_t
+typedef int64_t hid_t; // dart_io.h expects the includer to provide hid_t
 
 #include <dash/dart/if/dart.h>
 #include <dash/dart/if/dart_locality.h>
@@ -33,7 +33,8 @@ STATIC_CHECK(offsetof(dart_gptr_t, addr_or_offs) == 8);
 STATIC_CHECK(std::is_standard_layout<dart_gptr_t>::value);
 STATIC_CHECK(std::is_trivially_copyable<dart_gptr_t>::value);
 
-// ---- unit ids ----------------------------------------------------------------
+// ---- unit ids
+// ----------------------------------------------------------------
 STATIC_CHECK(sizeof(dart_global_unit_t) == 4);
 STATIC_CHECK(sizeof(dart_team_unit_t) == 4);
 STATIC_CHECK(std::is_trivially_copyable<dart_team_unit_t>::value);
@@ -41,7 +42,7 @@ STATIC_CHECK(std::is_trivially_copyable<dart_global_unit_t>::value);
 STATIC_CHECK(DART_UNDEFINED_UNIT_ID == -1);
 
 // Default construction yields the undefined id.
-constexpr dart_team_unit_t   kDefaultTeamUnit;
+constexpr dart_team_unit_t kDefaultTeamUnit;
 constexpr dart_global_unit_t kDefaultGlobalUnit{};
 STATIC_CHECK(kDefaultTeamUnit.id == -1);
 STATIC_CHECK(kDefaultGlobalUnit.id == -1);
@@ -49,7 +50,10 @@ STATIC_CHECK(kDefaultGlobalUnit.id == -1);
 // Converting constructors are constexpr and not explicit.
 STATIC_CHECK((std::is_convertible<int, dart_team_unit_t>::value));
 STATIC_CHECK((std::is_convertible<int, dart_global_unit_t>::value));
-constexpr int unit_value(dart_team_unit_t u) { return u.id; }
+constexpr int unit_value(dart_team_unit_t u)
+{
+  return u.id;
+}
 STATIC_CHECK(unit_value(0) == 0);
 STATIC_CHECK(unit_value(17) == 17);
 constexpr dart_global_unit_t kGlobalUnit = 5;
@@ -57,8 +61,8 @@ STATIC_CHECK(kGlobalUnit.id == 5);
 
 // DASH derives its own unit types from the DART structs.
 struct derived_team_unit : public dart_team_unit_t {
-  constexpr derived_team_unit() : dart_team_unit_t() { }
-  constexpr derived_team_unit(dart_unit_t u) : dart_team_unit_t(u) { }
+  constexpr derived_team_unit() : dart_team_unit_t() {}
+  constexpr derived_team_unit(dart_unit_t u) : dart_team_unit_t(u) {}
 };
 constexpr derived_team_unit kDerivedDefault;
 constexpr derived_team_unit kDerived(12);
@@ -68,32 +72,37 @@ STATIC_CHECK(unit_value(kDerived) == 12);
 
 // A literal 0 is accepted where a DART function expects a dart_team_unit_t
 // (unevaluated, so nothing needs to be linked).
-STATIC_CHECK((std::is_same<decltype(dart_bcast(nullptr, 1, DART_TYPE_INT, 0, DART_TEAM_ALL)),
+STATIC_CHECK((std::is_same<decltype(dart_bcast(nullptr, 1, DART_TYPE_INT, 0,
+                                               DART_TEAM_ALL)),
                            dart_ret_t>::value));
 STATIC_CHECK((std::is_same<decltype(dart_send(nullptr, 1, DART_TYPE_INT, 0, 0)),
                            dart_ret_t>::value));
 
-// ---- integral constants as template arguments --------------------------------
+// ---- integral constants as template arguments
+// --------------------------------
 STATIC_CHECK((std::is_integral<dart_datatype_t>::value));
 STATIC_CHECK((std::is_integral<dart_operation_t>::value));
 STATIC_CHECK((std::is_signed<dart_datatype_t>::value));
 STATIC_CHECK((std::is_unsigned<dart_operation_t>::value));
-STATIC_CHECK((std::integral_constant<dart_datatype_t, DART_TYPE_INT>::value == 3));
-STATIC_CHECK((std::integral_constant<dart_datatype_t, DART_TYPE_BYTE>::value == 1));
-STATIC_CHECK((std::integral_constant<dart_operation_t, DART_OP_SUM>::value == 4));
-STATIC_CHECK((std::integral_constant<dart_operation_t, DART_OP_MINMAX>::value == 3));
-template <dart_datatype_t T>
-struct type_holder {
+STATIC_CHECK((std::integral_constant<dart_datatype_t, DART_TYPE_INT>::value ==
+              3));
+STATIC_CHECK((std::integral_constant<dart_datatype_t, DART_TYPE_BYTE>::value ==
+              1));
+STATIC_CHECK((std::integral_constant<dart_operation_t, DART_OP_SUM>::value ==
+              4));
+STATIC_CHECK((std::integral_constant<dart_operation_t, DART_OP_MINMAX>::value ==
+              3));
+template <dart_datatype_t T> struct type_holder {
   static constexpr dart_datatype_t value = T;
 };
-template <dart_operation_t Op>
-struct op_holder {
+template <dart_operation_t Op> struct op_holder {
   static constexpr dart_operation_t value = Op;
 };
 STATIC_CHECK(type_holder<DART_TYPE_DOUBLE>::value == 10);
 STATIC_CHECK(op_holder<DART_OP_REPLACE>::value == 12);
 
-// ---- constant values ---------------------------------------------------------
+// ---- constant values
+// ---------------------------------------------------------
 STATIC_CHECK(DART_OK == 0);
 STATIC_CHECK(DART_PENDING == 1);
 STATIC_CHECK(DART_ERR_INVAL == 2);
@@ -142,8 +151,9 @@ STATIC_CHECK(sizeof(size_t) == 8 ? DART_TYPE_SIZET == DART_TYPE_ULONGLONG
 STATIC_CHECK(DART_TEAM_ALL == 0);
 STATIC_CHECK(DART_TEAM_NULL == -1);
 STATIC_CHECK(DART_UNDEFINED_TEAM_ID == -1);
-STATIC_CHECK((std::is_same<decltype(DART_TEAM_NULL), const dart_team_t>::value ||
-              std::is_same<decltype(DART_TEAM_NULL), dart_team_t>::value));
+STATIC_CHECK(
+    (std::is_same<decltype(DART_TEAM_NULL), const dart_team_t>::value ||
+     std::is_same<decltype(DART_TEAM_NULL), dart_team_t>::value));
 STATIC_CHECK(DART_SEGMENT_LOCAL == 0);
 STATIC_CHECK(DART_THREAD_SINGLE == 0);
 STATIC_CHECK(DART_THREAD_MULTIPLE == 10);
@@ -171,7 +181,8 @@ STATIC_CHECK(std::is_trivially_copyable<dart_hwinfo_t>::value);
 STATIC_CHECK(std::is_trivially_copyable<dart_unit_locality_t>::value);
 STATIC_CHECK(std::is_trivially_copyable<dart_domain_locality_t>::value);
 
-// ---- opaque handle types -----------------------------------------------------
+// ---- opaque handle types
+// -----------------------------------------------------
 STATIC_CHECK((std::is_same<std::remove_pointer<dart_handle_t>::type,
                            dart_handle_struct>::value));
 STATIC_CHECK((std::is_same<std::remove_pointer<dart_lock_t>::type,
@@ -179,29 +190,36 @@ STATIC_CHECK((std::is_same<std::remove_pointer<dart_lock_t>::type,
 STATIC_CHECK((std::is_same<std::remove_pointer<dart_group_t>::type,
                            dart_group_struct>::value));
 
-// ---- DART_GPTR_NULL and the gptr macros in constant expressions --------------
-// A class in the style of dash::GlobPtr: constexpr constructors and a
-// DART_GPTR_NULL default member initialiser.
+// ---- DART_GPTR_NULL and the gptr macros in constant expressions
+// -------------- A class in the style of dash::GlobPtr: constexpr constructors
+// and a DART_GPTR_NULL default member initialiser.
 class glob_ptr_like {
- public:
-  constexpr glob_ptr_like() { }
-  constexpr explicit glob_ptr_like(dart_gptr_t gptr) : m_gptr(gptr) { }
+public:
+  constexpr glob_ptr_like() {}
+  constexpr explicit glob_ptr_like(dart_gptr_t gptr) : m_gptr(gptr) {}
   constexpr bool is_null() const { return DART_GPTR_ISNULL(m_gptr); }
-  constexpr bool operator==(const glob_ptr_like & other) const {
+  constexpr bool operator==(const glob_ptr_like &other) const
+  {
     return DART_GPTR_EQUAL(m_gptr, other.m_gptr);
   }
   constexpr dart_gptr_t dart_gptr() const { return m_gptr; }
 
- private:
+private:
   dart_gptr_t m_gptr = DART_GPTR_NULL;
 };
 
-constexpr bool gptr_is_null(dart_gptr_t g) { return DART_GPTR_ISNULL(g); }
-constexpr bool gptr_equal(dart_gptr_t a, dart_gptr_t b) { return DART_GPTR_EQUAL(a, b); }
+constexpr bool gptr_is_null(dart_gptr_t g)
+{
+  return DART_GPTR_ISNULL(g);
+}
+constexpr bool gptr_equal(dart_gptr_t a, dart_gptr_t b)
+{
+  return DART_GPTR_EQUAL(a, b);
+}
 
-constexpr dart_gptr_t   kNullGptr = DART_GPTR_NULL;
+constexpr dart_gptr_t kNullGptr = DART_GPTR_NULL;
 constexpr glob_ptr_like kNullGlobPtr;
-constexpr glob_ptr_like kSomeGlobPtr(dart_gptr_t { 2, 0, 3, 1, { 64 } });
+constexpr glob_ptr_like kSomeGlobPtr(dart_gptr_t{2, 0, 3, 1, {64}});
 
 STATIC_CHECK(kNullGptr.unitid == -1);
 STATIC_CHECK(kNullGptr.flags == 0);
@@ -212,10 +230,11 @@ STATIC_CHECK(kNullGlobPtr.dart_gptr().unitid == -1);
 STATIC_CHECK(kNullGlobPtr.dart_gptr().teamid == DART_TEAM_NULL);
 
 constexpr bool kNullEqualsNull = gptr_equal(DART_GPTR_NULL, DART_GPTR_NULL);
-constexpr bool kNullEqualsSome = gptr_equal(DART_GPTR_NULL, kSomeGlobPtr.dart_gptr());
-constexpr bool kSomeIsNull     = gptr_is_null(kSomeGlobPtr.dart_gptr());
-constexpr bool kSomeIsNullMem  = kSomeGlobPtr.is_null();
-constexpr bool kGlobPtrsEqual  = kNullGlobPtr == glob_ptr_like();
+constexpr bool kNullEqualsSome =
+    gptr_equal(DART_GPTR_NULL, kSomeGlobPtr.dart_gptr());
+constexpr bool kSomeIsNull = gptr_is_null(kSomeGlobPtr.dart_gptr());
+constexpr bool kSomeIsNullMem = kSomeGlobPtr.is_null();
+constexpr bool kGlobPtrsEqual = kNullGlobPtr == glob_ptr_like();
 STATIC_CHECK(kNullEqualsNull);
 STATIC_CHECK(!kNullEqualsSome);
 STATIC_CHECK(!kSomeIsNull);
@@ -229,12 +248,12 @@ STATIC_CHECK(kGlobPtrsEqual);
 
 static int failures = 0;
 
-#define CHECK(cond)                                                  \
-  do {                                                               \
-    if (!(cond)) {                                                   \
-      std::printf("FAIL (C++, line %d): %s\n", __LINE__, #cond);     \
-      ++failures;                                                    \
-    }                                                                \
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      std::printf("FAIL (C++, line %d): %s\n", __LINE__, #cond);               \
+      ++failures;                                                              \
+    }                                                                          \
   } while (0)
 
 // DASH uses DART_UNDEFINED_TEAM_UNIT_ID as a (run-time) default member
@@ -245,11 +264,10 @@ struct unit_holder {
 
 static void check_gptr_null()
 {
-  static const unsigned char expected[16] = {
-    0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0xff, 0xff,
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-  };
-  dart_gptr_t   g = DART_GPTR_NULL;
+  static const unsigned char expected[16] = {0xff, 0xff, 0xff, 0x00, 0x00, 0x00,
+                                             0xff, 0xff, 0x00, 0x00, 0x00, 0x00,
+                                             0x00, 0x00, 0x00, 0x00};
+  dart_gptr_t g = DART_GPTR_NULL;
   unsigned char bytes[16];
   std::memcpy(bytes, &g, sizeof(bytes));
   CHECK(std::memcmp(bytes, expected, sizeof(bytes)) == 0);
@@ -273,7 +291,7 @@ static void check_gptr_isnull()
   CHECK(kNullGlobPtr.is_null());
   CHECK(glob_ptr_like().is_null());
 
-  g.flags = 0xab;  // flags are ignored
+  g.flags = 0xab; // flags are ignored
   CHECK(gptr_is_null(g));
 
   g = DART_GPTR_NULL;
@@ -293,10 +311,10 @@ static void check_gptr_isnull()
 
 static void check_gptr_equal()
 {
-  dart_gptr_t a = dart_gptr_t { 3, 0, 2, 1, { 4096 } };
+  dart_gptr_t a = dart_gptr_t{3, 0, 2, 1, {4096}};
   dart_gptr_t b = a;
   CHECK(gptr_equal(a, b));
-  b.flags = 0x5a;  // flags are ignored
+  b.flags = 0x5a; // flags are ignored
   CHECK(gptr_equal(a, b));
   CHECK(glob_ptr_like(a) == glob_ptr_like(b));
 
@@ -316,7 +334,7 @@ static void check_gptr_equal()
 
 static void check_gptr_helpers()
 {
-  dart_gptr_t g = dart_gptr_t { 5, 3, 9, 2, { 100 } };
+  dart_gptr_t g = dart_gptr_t{5, 3, 9, 2, {100}};
   CHECK(dart_gptr_incaddr(&g, -40) == DART_OK);
   CHECK(g.addr_or_offs.offset == 60);
   CHECK(dart_gptr_incaddr(&g, -61) == DART_OK);
@@ -325,7 +343,7 @@ static void check_gptr_helpers()
   CHECK(g.addr_or_offs.offset == 1);
   CHECK(g.unitid == 5 && g.flags == 3 && g.segid == 9 && g.teamid == 2);
 
-  CHECK(dart_gptr_setunit(&g, 7) == DART_OK);  // implicit conversion from int
+  CHECK(dart_gptr_setunit(&g, 7) == DART_OK); // implicit conversion from int
   CHECK(g.unitid == 7);
   CHECK(dart_gptr_setunit(&g, derived_team_unit(8)) == DART_OK);
   CHECK(g.unitid == 8);
@@ -364,13 +382,17 @@ int main()
 
   std::printf("SIZE dart_hwinfo_t %zu\n", sizeof(dart_hwinfo_t));
   std::printf("SIZE dart_unit_locality_t %zu\n", sizeof(dart_unit_locality_t));
-  std::printf("SIZE dart_domain_locality_t %zu\n", sizeof(dart_domain_locality_t));
-  std::printf("SIZE dart_module_location_t %zu\n", sizeof(dart_module_location_t));
+  std::printf("SIZE dart_domain_locality_t %zu\n",
+              sizeof(dart_domain_locality_t));
+  std::printf("SIZE dart_module_location_t %zu\n",
+              sizeof(dart_module_location_t));
 #ifdef HOST_NAME_MAX
-  std::printf("INFO HOST_NAME_MAX is defined (%d) in this C++ translation unit\n",
-              static_cast<int>(HOST_NAME_MAX));
+  std::printf(
+      "INFO HOST_NAME_MAX is defined (%d) in this C++ translation unit\n",
+      static_cast<int>(HOST_NAME_MAX));
 #else
-  std::printf("INFO HOST_NAME_MAX is not defined in this C++ translation unit\n");
+  std::printf(
+      "INFO HOST_NAME_MAX is not defined in this C++ translation unit\n");
 #endif
 
   if (failures != 0) {

@@ -15,7 +15,8 @@ int main(int argc, char **argv)
   TEST_OK(dart_init_thread(&argc, &argv, &level));
   TEST_CHECK(level == DART_THREAD_SINGLE || level == DART_THREAD_MULTIPLE);
   TEST_CHECK(dart_initialized());
-  TEST_EQ_RET(dart_init(&argc, &argv), DART_ERR_OTHER); /* already initialized */
+  TEST_EQ_RET(dart_init(&argc, &argv),
+              DART_ERR_OTHER); /* already initialized */
 
   int wrank = -1, wsize = -1;
   MPI_Comm_rank(MPI_COMM_WORLD, &wrank);

@@ -63,14 +63,16 @@ static void test_split(int me, int n, size_t k)
       dart_team_unit_t back;
       TEST_OK(dart_team_unit_g2l(teams[i], g, &back));
       TEST_CHECK(back.id == tme.id);
-      TEST_OK(dart_team_unit_g2l(teams[i], (dart_global_unit_t){me ^ 1 ? -5 : -5}, &back));
+      TEST_OK(dart_team_unit_g2l(
+          teams[i], (dart_global_unit_t){me ^ 1 ? -5 : -5}, &back));
       TEST_CHECK(back.id < 0);
       TEST_OK(dart_barrier(teams[i]));
     }
   }
   /* every unit holds exactly one team; its id equals its peers' */
   int mine = -1;
-  for (size_t i = 0; i < k; i++) if (teams[i] != DART_TEAM_NULL) mine = teams[i];
+  for (size_t i = 0; i < k; i++)
+    if (teams[i] != DART_TEAM_NULL) mine = teams[i];
   TEST_CHECK(mine > 0);
   int *all_ids = malloc((size_t)n * sizeof(int));
   MPI_Allgather(&mine, 1, MPI_INT, all_ids, 1, MPI_INT, MPI_COMM_WORLD);
@@ -93,7 +95,8 @@ static void test_nested(int me, int n)
 {
   dart_group_t g;
   TEST_OK(dart_group_create(&g));
-  for (int u = n - 1; u >= 0; u -= 2) TEST_OK(dart_group_addmember(g, (dart_global_unit_t){u}));
+  for (int u = n - 1; u >= 0; u -= 2)
+    TEST_OK(dart_group_addmember(g, (dart_global_unit_t){u}));
   dart_team_t t1 = DART_TEAM_NULL, t2 = DART_TEAM_NULL;
   TEST_OK(dart_team_create(DART_TEAM_ALL, g, &t1));
   int member = ((n - 1 - me) % 2) == 0;

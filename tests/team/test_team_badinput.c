@@ -32,19 +32,23 @@ int main(int argc, char **argv)
   TEST_EQ_RET(dart_team_get_group(9, &g), DART_ERR_INVAL);
   TEST_CHECK(g == DART_GROUP_NULL);
   /* unit ranges */
-  TEST_EQ_RET(dart_team_unit_l2g(DART_TEAM_ALL, (dart_team_unit_t){(int)n}, &gu),
-              DART_ERR_INVAL);
+  TEST_EQ_RET(
+      dart_team_unit_l2g(DART_TEAM_ALL, (dart_team_unit_t){(int)n}, &gu),
+      DART_ERR_INVAL);
   TEST_CHECK(gu.id == -1);
   TEST_EQ_RET(dart_team_unit_l2g(DART_TEAM_ALL, (dart_team_unit_t){-1}, &gu),
               DART_ERR_INVAL);
   TEST_EQ_RET(dart_team_unit_l2g(DART_TEAM_ALL, (dart_team_unit_t){0}, NULL),
               DART_ERR_INVAL);
-  TEST_OK(dart_team_unit_g2l(DART_TEAM_ALL, (dart_global_unit_t){(int)n + 3}, &tu));
+  TEST_OK(
+      dart_team_unit_g2l(DART_TEAM_ALL, (dart_global_unit_t){(int)n + 3}, &tu));
   TEST_CHECK(tu.id < 0);
-  TEST_EQ_RET(dart_team_unit_g2l(5, (dart_global_unit_t){0}, &tu), DART_ERR_INVAL);
+  TEST_EQ_RET(dart_team_unit_g2l(5, (dart_global_unit_t){0}, &tu),
+              DART_ERR_INVAL);
   /* groups */
   int32_t ism = 5;
-  TEST_EQ_RET(dart_group_ismember(NULL, (dart_global_unit_t){0}, &ism), DART_ERR_INVAL);
+  TEST_EQ_RET(dart_group_ismember(NULL, (dart_global_unit_t){0}, &ism),
+              DART_ERR_INVAL);
   TEST_CHECK(ism == 0);
   TEST_EQ_RET(dart_group_size(NULL, &sz), DART_ERR_INVAL);
   TEST_EQ_RET(dart_group_create(NULL), DART_ERR_INVAL);
@@ -59,8 +63,10 @@ int main(int argc, char **argv)
   size_t nout;
   dart_group_t parts[2];
   TEST_EQ_RET(dart_group_split(g, 0, &nout, parts), DART_ERR_INVAL);
-  TEST_EQ_RET(dart_group_addmember(g, (dart_global_unit_t){(int)n}), DART_ERR_INVAL);
-  TEST_EQ_RET(dart_group_addmember(g, (dart_global_unit_t){-3}), DART_ERR_INVAL);
+  TEST_EQ_RET(dart_group_addmember(g, (dart_global_unit_t){(int)n}),
+              DART_ERR_INVAL);
+  TEST_EQ_RET(dart_group_addmember(g, (dart_global_unit_t){-3}),
+              DART_ERR_INVAL);
   /* team creation: NULL group, foreign parent, members outside the parent */
   dart_team_t t = 3;
   TEST_EQ_RET(dart_team_create(DART_TEAM_ALL, NULL, &t), DART_ERR_INVAL);

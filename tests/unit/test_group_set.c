@@ -44,7 +44,8 @@ static void test_union_intersect(void)
   expect(u, (const int32_t[]){1, 2, 3, 5, 7, 8}, 6);
   expect(x, (const int32_t[]){3, 7}, 2);
   dart__group_t *e = dart__group_new(0);
-  dart__group_t *ue = dart__group_union(a, e), *xe = dart__group_intersect(a, e);
+  dart__group_t *ue = dart__group_union(a, e),
+                *xe = dart__group_intersect(a, e);
   expect(ue, a->ids, a->n);
   TEST_CHECK(xe->n == 0);
   dart__group_t *c = dart__group_copy(a);

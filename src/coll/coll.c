@@ -1,0 +1,266 @@
+/*
+ * Data-movement collectives: bcast, scatter, gather, allgather, allgatherv,
+ * alltoall. Each maps to one MPI collective on the team's communicator:
+ * non-blocking and completed by a yielding wait (dart__mpi_wait) when units
+ * share cores, so waiting units give their core away instead of
+ * busy-polling; the blocking MPI call when every unit has a core of its own
+ * (see dart__coll_blocking in coll_internal.h).
+ *
+ * In-place forms (MPI_IN_PLACE):
+ *  - allgather, allgatherv, alltoall: sendbuf NULL, sendbuf == recvbuf, or
+ *    (allgather/allgatherv) sendbuf == the caller's own slot of recvbuf;
+ *  - scatter at root: recvbuf == root's block of sendbuf;
+ *  - gather at root: sendbuf == root's slot of recvbuf.
+ * Any other overlap of send and receive buffers is rejected.
+ */
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "coll_internal.h"
+
+/* Do [a, a+na) and [b, b+nb) overlap? */
+static bool overlaps(const void *a, size_t na, const void *b, size_t nb)
+{
+  uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+  return na > 0 && nb > 0 && x < y + nb && y < x + na;
+}
+
+/*
+ * Classifies the send buffer of a gather-like call against the receive
+ * buffer: returns MPI_IN_PLACE for the in-place forms (NULL if allowed,
+ * recvbuf itself if allowed, or the caller's own slot), sendbuf if it does
+ * not overlap recvbuf, NULL for a forbidden overlap.
+ */
+static const void *send_or_in_place(const void *sendbuf, size_t sbytes,
+                                    const void *recvbuf, size_t rbytes,
+                                    const void *own_slot, bool null_ok)
+{
+  if ((sendbuf == NULL && null_ok) || sendbuf == recvbuf || sendbuf == own_slot)
+    return MPI_IN_PLACE;
+  if (sendbuf == NULL || overlaps(sendbuf, sbytes, recvbuf, rbytes))
+    return NULL;
+  return sendbuf;
+}
+
+dart_ret_t dart_bcast(void *buf, size_t nelem, dart_datatype_t dtype,
+                      dart_team_unit_t root, dart_team_t teamid)
+{
+  dart__team_t *team;
+  dart__coll_span_t s;
+  dart_ret_t ret = dart__coll_begin_span(__func__, teamid, &root.id, dtype,
+                                         nelem, &team, &s);
+  if (ret != DART_OK || nelem == 0) return ret;
+  if (buf == NULL)
+    ret = DART__COLL_INVAL(__func__, "buf is NULL with %zu elements", nelem);
+  else
+    DART__COLL_RUN(
+        ret, __func__, MPI_Bcast(buf, s.count, s.type, root.id, team->comm),
+        MPI_Ibcast(buf, s.count, s.type, root.id, team->comm, &dart__req));
+  dart__coll_span_free(&s);
+  return ret;
+}
+
+dart_ret_t dart_scatter(const void *sendbuf, void *recvbuf, size_t nelem,
+                        dart_datatype_t dtype, dart_team_unit_t root,
+                        dart_team_t teamid)
+{
+  dart__team_t *team;
+  dart__coll_span_t s;
+  dart_ret_t ret = dart__coll_begin_span(__func__, teamid, &root.id, dtype,
+                                         nelem, &team, &s);
+  if (ret != DART_OK || nelem == 0) return ret;
+  bool is_root = team->myid == root.id;
+  void *recv = recvbuf;
+  if (is_root) {
+    const char *own = (const char *)sendbuf + (size_t)root.id * s.bytes;
+    if (sendbuf == NULL)
+      ret = DART__COLL_INVAL(__func__, "sendbuf is NULL with %zu elements",
+                             nelem);
+    else if (recvbuf == own)
+      recv = MPI_IN_PLACE;
+    else if (overlaps(sendbuf, s.bytes * (size_t)team->size, recvbuf, s.bytes))
+      ret = DART__COLL_INVAL(__func__, "recvbuf overlaps sendbuf");
+  }
+  if (ret == DART_OK && recvbuf == NULL)
+    ret =
+        DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements", nelem);
+  if (ret == DART_OK) {
+    DART__COLL_RUN(ret, __func__,
+                   MPI_Scatter(sendbuf, s.count, s.type, recv, s.count, s.type,
+                               root.id, team->comm),
+                   MPI_Iscatter(sendbuf, s.count, s.type, recv, s.count, s.type,
+                                root.id, team->comm, &dart__req));
+  }
+  dart__coll_span_free(&s);
+  return ret;
+}
+
+dart_ret_t dart_gather(const void *sendbuf, void *recvbuf, size_t nelem,
+                       dart_datatype_t dtype, dart_team_unit_t root,
+                       dart_team_t teamid)
+{
+  dart__team_t *team;
+  dart__coll_span_t s;
+  dart_ret_t ret = dart__coll_begin_span(__func__, teamid, &root.id, dtype,
+                                         nelem, &team, &s);
+  if (ret != DART_OK || nelem == 0) return ret;
+  const void *send = sendbuf;
+  if (team->myid == root.id) {
+    const char *own = (const char *)recvbuf + (size_t)root.id * s.bytes;
+    if (recvbuf == NULL) {
+      ret = DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements",
+                             nelem);
+    } else {
+      send = send_or_in_place(sendbuf, s.bytes, recvbuf,
+                              s.bytes * (size_t)team->size, own, false);
+      if (send == NULL)
+        ret = DART__COLL_INVAL(__func__, "sendbuf is NULL or overlaps recvbuf");
+    }
+  } else if (sendbuf == NULL) {
+    ret =
+        DART__COLL_INVAL(__func__, "sendbuf is NULL with %zu elements", nelem);
+  }
+  if (ret == DART_OK) {
+    DART__COLL_RUN(ret, __func__,
+                   MPI_Gather(send, s.count, s.type, recvbuf, s.count, s.type,
+                              root.id, team->comm),
+                   MPI_Igather(send, s.count, s.type, recvbuf, s.count, s.type,
+                               root.id, team->comm, &dart__req));
+  }
+  dart__coll_span_free(&s);
+  return ret;
+}
+
+dart_ret_t dart_allgather(const void *sendbuf, void *recvbuf, size_t nelem,
+                          dart_datatype_t dtype, dart_team_t teamid)
+{
+  dart__team_t *team;
+  dart__coll_span_t s;
+  dart_ret_t ret =
+      dart__coll_begin_span(__func__, teamid, NULL, dtype, nelem, &team, &s);
+  if (ret != DART_OK || nelem == 0) return ret;
+  const char *own = (const char *)recvbuf + (size_t)team->myid * s.bytes;
+  const void *send = send_or_in_place(sendbuf, s.bytes, recvbuf,
+                                      s.bytes * (size_t)team->size, own, true);
+  if (recvbuf == NULL) {
+    ret =
+        DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements", nelem);
+  } else if (send == NULL) {
+    ret = DART__COLL_INVAL(__func__, "sendbuf overlaps recvbuf");
+  } else {
+    DART__COLL_RUN(ret, __func__,
+                   MPI_Allgather(send, s.count, s.type, recvbuf, s.count,
+                                 s.type, team->comm),
+                   MPI_Iallgather(send, s.count, s.type, recvbuf, s.count,
+                                  s.type, team->comm, &dart__req));
+  }
+  dart__coll_span_free(&s);
+  return ret;
+}
+
+/*
+ * Converts the allgatherv count/displacement arrays (identical on all
+ * members) to int, rejecting values > INT_MAX. *total receives the number
+ * of elements spanned by recvbuf (max displ + count).
+ */
+static dart_ret_t allgatherv_ints(int n, const size_t *cnt, const size_t *dsp,
+                                  int *icnt, int *idsp, size_t *total)
+{
+  *total = 0;
+  for (int i = 0; i < n; i++) {
+    if (cnt[i] > INT_MAX || dsp[i] > INT_MAX) {
+      DART__LOG_ERROR_IN("dart_allgatherv",
+                         "nrecvelem[%d] = %zu or "
+                         "recvdispls[%d] = %zu exceeds INT_MAX",
+                         i, cnt[i], i, dsp[i]);
+      return DART_ERR_INVAL;
+    }
+    icnt[i] = (int)cnt[i];
+    idsp[i] = (int)dsp[i];
+    if (cnt[i] > 0 && cnt[i] + dsp[i] > *total) *total = cnt[i] + dsp[i];
+  }
+  return DART_OK;
+}
+
+/* Local checks of allgatherv's buffers; picks the send buffer. */
+static dart_ret_t allgatherv_bufs(const dart__team_t *team, size_t esize,
+                                  const void *sendbuf, size_t nsend,
+                                  void *recvbuf, const int *icnt,
+                                  const int *idsp, size_t total,
+                                  const void **send)
+{
+  const char *func = "dart_allgatherv";
+  if (nsend != (size_t)icnt[team->myid]) {
+    DART__LOG_ERROR_IN(func, "nsendelem %zu differs from nrecvelem[%d] = %d",
+                       nsend, team->myid, icnt[team->myid]);
+    return DART_ERR_INVAL;
+  }
+  if (total > 0 && recvbuf == NULL)
+    return DART__COLL_INVAL(func, "recvbuf is NULL with %zu elements", total);
+  const char *own = (const char *)recvbuf + (size_t)idsp[team->myid] * esize;
+  *send = send_or_in_place(sendbuf, nsend * esize, recvbuf, total * esize,
+                           nsend > 0 ? own : NULL, true);
+  if (*send == NULL) return DART__COLL_INVAL(func, "sendbuf overlaps recvbuf");
+  return DART_OK;
+}
+
+dart_ret_t dart_allgatherv(const void *sendbuf, size_t nsendelem,
+                           dart_datatype_t dtype, void *recvbuf,
+                           const size_t *nrecvelem, const size_t *recvdispls,
+                           dart_team_t teamid)
+{
+  dart__team_t *team;
+  const dart__type_t *d;
+  dart_ret_t ret =
+      dart__coll_begin(__func__, teamid, NULL, dtype, false, &team, &d);
+  if (ret != DART_OK) return ret;
+  DART__CHECK_NOTNULL(nrecvelem);
+  DART__CHECK_NOTNULL(recvdispls);
+  int n = team->size, small[2 * 64];
+  int *icnt = n <= 64 ? small : malloc(2 * (size_t)n * sizeof(int));
+  DART__CHECK(icnt != NULL, DART_ERR_NOMEM, "out of memory (team size %d)", n);
+  int *idsp = icnt + n;
+  size_t total;
+  ret = allgatherv_ints(n, nrecvelem, recvdispls, icnt, idsp, &total);
+  const void *send = NULL;
+  if (ret == DART_OK && total > 0)
+    ret = allgatherv_bufs(team, d->base_size, sendbuf, nsendelem, recvbuf, icnt,
+                          idsp, total, &send);
+  if (ret == DART_OK && total > 0) {
+    int ns = (int)nsendelem;
+    MPI_Datatype t = d->mpi_inst;
+    DART__COLL_RUN(
+        ret, __func__,
+        MPI_Allgatherv(send, ns, t, recvbuf, icnt, idsp, t, team->comm),
+        MPI_Iallgatherv(send, ns, t, recvbuf, icnt, idsp, t, team->comm,
+                        &dart__req));
+  }
+  if (icnt != small) free(icnt);
+  return ret;
+}
+
+dart_ret_t dart_alltoall(const void *sendbuf, void *recvbuf, size_t nelem,
+                         dart_datatype_t dtype, dart_team_t teamid)
+{
+  dart__team_t *team;
+  const dart__type_t *d;
+  dart_ret_t ret =
+      dart__coll_begin(__func__, teamid, NULL, dtype, true, &team, &d);
+  if (ret != DART_OK || nelem == 0) return ret;
+  DART__CHECK_ARG(nelem <= INT_MAX, "nelem %zu exceeds INT_MAX", nelem);
+  if (recvbuf == NULL)
+    return DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements",
+                            nelem);
+  size_t bytes = nelem * d->base_size * (size_t)team->size;
+  const void *send =
+      send_or_in_place(sendbuf, bytes, recvbuf, bytes, recvbuf, true);
+  if (send == NULL)
+    return DART__COLL_INVAL(__func__, "sendbuf overlaps recvbuf");
+  int n = (int)nelem;
+  MPI_Datatype t = d->mpi_inst;
+  DART__COLL_RUN(
+      ret, __func__, MPI_Alltoall(send, n, t, recvbuf, n, t, team->comm),
+      MPI_Ialltoall(send, n, t, recvbuf, n, t, team->comm, &dart__req));
+  return ret;
+}

@@ -1,0 +1,188 @@
+/* Shared helpers of the collectives: argument checks, large counts, waits. */
+#include <inttypes.h>
+#include <stdatomic.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "coll_internal.h"
+
+size_t dart__coll_max_count = INT_MAX;
+
+dart_ret_t dart__coll_team(const char *func, dart_team_t teamid,
+                           const int32_t *root, dart__team_t **team)
+{
+  if (!dart__g.initialized) {
+    DART__LOG_ERROR_IN(func, "DART is not initialized (call dart_init first)");
+    return DART_ERR_NOTINIT;
+  }
+  *team = dart__team_lookup(func, teamid);
+  if (*team == NULL) return DART_ERR_INVAL;
+  if (root != NULL && (*root < 0 || *root >= (*team)->size))
+    return DART__COLL_INVAL(func,
+                            "root %" PRId32 " out of range 0..%d of "
+                            "team %d",
+                            *root, (*team)->size - 1, (int)teamid);
+  return DART_OK;
+}
+
+dart_ret_t dart__coll_begin(const char *func, dart_team_t teamid,
+                            const int32_t *root, dart_datatype_t dtype,
+                            bool basic_only, dart__team_t **team,
+                            const dart__type_t **d)
+{
+  dart_ret_t ret = dart__coll_team(func, teamid, root, team);
+  if (ret != DART_OK) return ret;
+  *d = dart__type_lookup(func, dtype);
+  if (*d == NULL) return DART_ERR_INVAL;
+  if (basic_only && (*d)->kind != DART__TYPE_BASIC) {
+    DART__LOG_ERROR_IN(func, "datatype %" PRIdPTR " is not a basic type",
+                       dtype);
+    return DART_ERR_INVAL;
+  }
+  if (!dart__type_is_contiguous(*d)) {
+    DART__LOG_ERROR_IN(func,
+                       "datatype %" PRIdPTR " is not contiguous "
+                       "(strided/indexed types are not allowed here)",
+                       dtype);
+    return DART_ERR_INVAL;
+  }
+  return DART_OK;
+}
+
+dart_ret_t dart__coll_check(const char *func, const char *call, int rc)
+{
+  if (rc == MPI_SUCCESS) return DART_OK;
+  dart__mpi_log_error(func, call, rc);
+  return DART_ERR_OTHER;
+}
+
+int dart__coll_wait_mode = DART__COLL_WAIT_AUTO;
+
+/*
+ * Does this node run at most as many units of the job as it has online
+ * CPUs? Unknown (simulated nodes, no topology) counts as oversubscribed.
+ */
+static bool coll_node_dedicated(void)
+{
+  const int *node = dart__g.node_of_unit;
+  if (dart__env.sim_node_size > 0 || node == NULL) return false;
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN), units = 0;
+  for (int u = 0; u < dart__g.size; u++) units += node[u] == node[dart__g.myid];
+  return cpus > 0 && units <= cpus;
+}
+
+/* Decides the wait mode from DART_COLL_WAIT and the node's load. */
+static bool coll_decide_blocking(void)
+{
+  const char *m = dart__env.coll_wait;
+  if (m != NULL && strcasecmp(m, "block") == 0) return true;
+  if (m != NULL && strcasecmp(m, "yield") == 0) return false;
+  if (m != NULL && strcasecmp(m, "auto") != 0)
+    DART_LOG_WARN("DART_COLL_WAIT=%s is not auto, yield or block; using auto",
+                  m);
+  return coll_node_dedicated();
+}
+
+bool dart__coll_blocking(void)
+{
+  /* the answer is cached per topology table, i.e. per dart_init */
+  static _Atomic(const int *) cached_for;
+  static _Atomic bool cached;
+  if (dart__coll_wait_mode != DART__COLL_WAIT_AUTO)
+    return dart__coll_wait_mode == DART__COLL_WAIT_BLOCK;
+  if (atomic_load(&cached_for) != dart__g.node_of_unit) {
+    atomic_store(&cached, coll_decide_blocking());
+    atomic_store(&cached_for, dart__g.node_of_unit);
+  }
+  return atomic_load(&cached);
+}
+
+dart_ret_t dart__coll_complete(const char *func, const char *call, int rc,
+                               MPI_Request *req)
+{
+  if (rc == MPI_SUCCESS) rc = dart__mpi_wait(req);
+  if (rc != MPI_SUCCESS) {
+    dart__mpi_log_error(func, call, rc);
+    return DART_ERR_OTHER;
+  }
+  return DART_OK;
+}
+
+/*
+ * Builds the derived type of a large span: q chunks of C elements plus r
+ * remaining elements, resized to an extent of exactly nelem elements.
+ */
+static int span_build(MPI_Datatype elem, size_t esize, size_t nelem,
+                      MPI_Datatype *out)
+{
+  size_t c = dart__coll_max_count, q = nelem / c, r = nelem % c;
+  MPI_Datatype chunk = MPI_DATATYPE_NULL, body = MPI_DATATYPE_NULL,
+               rest = MPI_DATATYPE_NULL, whole = MPI_DATATYPE_NULL;
+  int rc = MPI_Type_contiguous((int)c, elem, &chunk);
+  if (rc == MPI_SUCCESS) rc = MPI_Type_contiguous((int)q, chunk, &body);
+  if (rc == MPI_SUCCESS && r > 0) {
+    rc = MPI_Type_contiguous((int)r, elem, &rest);
+    int lens[2] = {1, 1};
+    MPI_Aint displs[2] = {0, (MPI_Aint)(q * c * esize)};
+    MPI_Datatype parts[2] = {body, rest};
+    if (rc == MPI_SUCCESS)
+      rc = MPI_Type_create_struct(2, lens, displs, parts, &whole);
+  } else if (rc == MPI_SUCCESS) {
+    rc = MPI_Type_dup(body, &whole);
+  }
+  if (rc == MPI_SUCCESS)
+    rc = MPI_Type_create_resized(whole, 0, (MPI_Aint)(nelem * esize), out);
+  if (rc == MPI_SUCCESS) rc = MPI_Type_commit(out);
+  MPI_Datatype *tmp[4] = {&chunk, &body, &rest, &whole};
+  for (int i = 0; i < 4; i++)
+    if (*tmp[i] != MPI_DATATYPE_NULL) MPI_Type_free(tmp[i]);
+  return rc;
+}
+
+dart_ret_t dart__coll_span(const char *func, const dart__type_t *d,
+                           size_t nelem, dart__coll_span_t *s)
+{
+  s->bytes = nelem * d->base_size;
+  s->owned = false;
+  s->type = d->mpi_inst;
+  if (nelem <= dart__coll_max_count) {
+    s->count = (int)nelem;
+    return DART_OK;
+  }
+  if (nelem / dart__coll_max_count > INT_MAX ||
+      nelem > (size_t)PTRDIFF_MAX / d->base_size) {
+    DART__LOG_ERROR_IN(func, "nelem %zu too large", nelem);
+    return DART_ERR_INVAL;
+  }
+  MPI_Datatype t = MPI_DATATYPE_NULL;
+  int rc = span_build(d->mpi_inst, d->base_size, nelem, &t);
+  if (rc != MPI_SUCCESS) {
+    if (t != MPI_DATATYPE_NULL) MPI_Type_free(&t);
+    dart__mpi_log_error(func, "building the large-count MPI type", rc);
+    return DART_ERR_OTHER;
+  }
+  s->type = t;
+  s->count = 1;
+  s->owned = true;
+  return DART_OK;
+}
+
+dart_ret_t dart__coll_begin_span(const char *func, dart_team_t teamid,
+                                 const int32_t *root, dart_datatype_t dtype,
+                                 size_t nelem, dart__team_t **team,
+                                 dart__coll_span_t *s)
+{
+  const dart__type_t *d;
+  s->owned = false;
+  s->count = 0;
+  s->bytes = 0;
+  dart_ret_t ret = dart__coll_begin(func, teamid, root, dtype, false, team, &d);
+  if (ret != DART_OK || nelem == 0) return ret;
+  return dart__coll_span(func, d, nelem, s);
+}
+
+void dart__coll_span_free(dart__coll_span_t *s)
+{
+  if (s->owned && s->type != MPI_DATATYPE_NULL) MPI_Type_free(&s->type);
+  s->owned = false;
+}

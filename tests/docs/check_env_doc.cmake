@@ -1,0 +1,10 @@
+# Fails when docs/env.md differs from what dart-env-doc prints.
+execute_process(COMMAND ${TOOL} OUTPUT_VARIABLE generated RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "dart-env-doc failed: ${rc}")
+endif()
+file(READ ${DOC} current)
+if(NOT generated STREQUAL current)
+  message(FATAL_ERROR "docs/env.md is stale: run 'cmake --build <build> --target env-doc'")
+endif()
+message(STATUS "docs/env.md matches the environment table")
