@@ -33,9 +33,10 @@ typedef enum {
     "Simulate nodes of k consecutive units (never spanning a real node). "     \
     "1 puts every unit on its own node, so all remote traffic takes the MPI "  \
     "RMA path. 0 uses the real shared-memory node detection.")                 \
-  X(DART_LOCAL_POOL_SIZE, DART__ENV_SIZE, size_t, local_pool_size, "256M",     \
+  X(DART_LOCAL_POOL_SIZE, DART__ENV_SIZE, size_t, local_pool_size, "16M",      \
     "Size per unit of the pool behind dart_memalloc (rounded up to a power "   \
-    "of two). Pages are only backed by memory when touched.")                  \
+    "of two). Pages are only backed by memory when touched, but MPICH spends " \
+    "time proportional to the pool size of all units of a node in dart_init.") \
   X(DART_SPIN_COUNT, DART__ENV_INT, long, spin_count, "200",                   \
     "Polls of a pending MPI request or lock flag before a waiting unit "       \
     "starts yielding its core (sched_yield, then short sleeps).")              \

@@ -1,0 +1,162 @@
+/*
+ * Internal: global-memory segments and the gptr -> target resolver used by
+ * the one-sided communication code.
+ *
+ * A segment is one allocation (or registration) of a team. Every member
+ * holds a record with its own portion (base, size), every unit's portion
+ * size, the RMA window over the team communicator and, for memory that
+ * came from an MPI shared-memory window, the base addresses of the portions
+ * of the team units on the caller's node (load/store access).
+ */
+#ifndef DART__SEGMENT_H
+#define DART__SEGMENT_H
+
+#include <dash/dart/if/dart_globmem.h>
+#include <mpi.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dart_mpi.h"
+#include "dart_team.h"
+#include "globmem/segment.h"
+
+typedef enum {
+  DART__SEG_POOL = 0,  /* segment 0 of team ALL: dart_memalloc pool       */
+  DART__SEG_ALLOC,     /* dart_team_memalloc_aligned                     */
+  DART__SEG_ALLOCATOR, /* pool of a dart_allocator_t                      */
+  DART__SEG_REGISTER   /* dart_team_memregister[_aligned]: user memory    */
+} dart__seg_kind_t;
+
+typedef struct dart__segment {
+  int16_t segid;
+  dart__seg_kind_t kind;
+  uint16_t flags;       /* dart_gptr_setflags word (local copy)           */
+  dart__team_t *team;
+  MPI_Win win;          /* RMA window on team->comm (rank = team unit),
+                           in a lock_all epoch for its whole life         */
+  MPI_Win shm_win;      /* separate shared-memory window on the node comm,
+                           MPI_WIN_NULL if none or if win is itself shared */
+  char *base;           /* caller's portion                               */
+  size_t size;          /* caller's portion size in bytes                 */
+  size_t sym_size;      /* portion size of every unit if all are equal    */
+  size_t *sizes;        /* [team->size] portion sizes, NULL if symmetric  */
+  char **node_base;     /* [team->node_size] portion base of each node
+                           peer (by node rank); NULL: no load/store access
+                           to peers (registrations)                       */
+  MPI_Aint disp_pad;    /* window displacement of every unit's portion   */
+  MPI_Aint *disp_pads;  /* [team->size] the same if it differs per unit  */
+  void *mpi_mem;        /* MPI_Alloc_mem block behind base, if any        */
+  bool cpu_atomics;     /* atomics by CPU instructions on the mapping     */
+  bool locked;          /* win is in its lock_all epoch                   */
+  void *owner;          /* dart_allocator_t owning an ALLOCATOR segment   */
+  int mpi_used;         /* sticky: an MPI RMA op was issued on win        */
+} dart__segment_t;
+
+/* Where a (gptr, nbytes) access goes. */
+typedef struct {
+  dart__segment_t *seg;
+  int unit;           /* target team unit (= rank in seg->win)              */
+  MPI_Aint disp;      /* target displacement in seg->win (disp unit 1)      */
+  char *local;        /* load/store address of the target bytes if the
+                         target's memory is mapped by the caller, else NULL */
+} dart__target_t;
+
+/* Logs why resolving gptr failed (out of line: the cold path). */
+DART__HIDDEN __attribute__((cold, noinline)) dart_ret_t
+dart__segment_resolve_error(const char *func, dart_gptr_t gptr, size_t nbytes,
+                            int reason);
+
+enum {
+  DART__RESOLVE_BAD_TEAM = 1,
+  DART__RESOLVE_BAD_SEGMENT,
+  DART__RESOLVE_BAD_UNIT,
+  DART__RESOLVE_BAD_RANGE
+};
+
+/* Portion size of team unit u (u must be in range). */
+static inline size_t dart__segment_portion(const dart__segment_t *seg, int u)
+{
+  return seg->sizes != NULL ? seg->sizes[u] : seg->sym_size;
+}
+
+/* Segment of (teamid, segid) or NULL; no logging. */
+static inline dart__segment_t *dart__segment_get(dart_team_t teamid,
+                                                 int16_t segid)
+{
+  dart__team_t *team = dart__team_get(teamid);
+  if (team == NULL || team->segs == NULL) return NULL;
+  return dart__segtable_get(team->segs, segid);
+}
+
+/*
+ * Segment named by gptr's (teamid, segid) for calls that do not address a
+ * byte range (flush, pointer helpers). Logs one line naming func and
+ * returns NULL for an unknown team or segment.
+ */
+static inline dart__segment_t *dart__segment_lookup(const char *func,
+                                                    dart_gptr_t gptr)
+{
+  dart__team_t *team = dart__team_get(gptr.teamid);
+  if (__builtin_expect(team == NULL || team->segs == NULL, 0)) {
+    dart__segment_resolve_error(func, gptr, 0, DART__RESOLVE_BAD_TEAM);
+    return NULL;
+  }
+  dart__segment_t *seg = dart__segtable_get(team->segs, gptr.segid);
+  if (__builtin_expect(seg == NULL, 0))
+    dart__segment_resolve_error(func, gptr, 0, DART__RESOLVE_BAD_SEGMENT);
+  return seg;
+}
+
+/*
+ * Resolves gptr for an access of nbytes bytes starting at its offset:
+ * validates team, segment, target unit and offset + nbytes <= portion
+ * size, and fills *t. On failure logs one line naming func and returns
+ * DART_ERR_INVAL.
+ */
+static inline dart_ret_t dart__segment_resolve(const char *func,
+                                               dart_gptr_t gptr, size_t nbytes,
+                                               dart__target_t *t)
+{
+  dart__team_t *team = dart__team_get(gptr.teamid);
+  if (__builtin_expect(team == NULL || team->segs == NULL, 0))
+    return dart__segment_resolve_error(func, gptr, nbytes,
+                                       DART__RESOLVE_BAD_TEAM);
+  dart__segment_t *seg = dart__segtable_get(team->segs, gptr.segid);
+  if (__builtin_expect(seg == NULL, 0))
+    return dart__segment_resolve_error(func, gptr, nbytes,
+                                       DART__RESOLVE_BAD_SEGMENT);
+  int u = gptr.unitid;
+  if (__builtin_expect((unsigned)u >= (unsigned)team->size, 0))
+    return dart__segment_resolve_error(func, gptr, nbytes,
+                                       DART__RESOLVE_BAD_UNIT);
+  size_t psize = dart__segment_portion(seg, u);
+  uint64_t off = gptr.addr_or_offs.offset;
+  if (__builtin_expect(off > psize || nbytes > psize - off, 0))
+    return dart__segment_resolve_error(func, gptr, nbytes,
+                                       DART__RESOLVE_BAD_RANGE);
+  t->seg = seg;
+  t->unit = u;
+  t->disp = (MPI_Aint)off +
+            (seg->disp_pads != NULL ? seg->disp_pads[u] : seg->disp_pad);
+  if (u == team->myid)
+    t->local = seg->base + off;
+  else if (seg->node_base != NULL && dart__team_unit_is_local_node(team, u))
+    t->local = seg->node_base[team->unit_node_rank[u]] + off;
+  else
+    t->local = NULL;
+  return DART_OK;
+}
+
+/* Marks that MPI RMA operations were issued on seg->win (sticky). */
+static inline void dart__segment_mark_mpi(dart__segment_t *seg)
+{
+  if (!__atomic_load_n(&seg->mpi_used, __ATOMIC_RELAXED))
+    __atomic_store_n(&seg->mpi_used, 1, __ATOMIC_RELAXED);
+}
+
+/* Number of MPI windows currently created by the global-memory module
+ * (for leak tests and diagnostics). */
+DART__HIDDEN int dart__globmem_live_windows(void);
+
+#endif /* DART__SEGMENT_H */

@@ -1,0 +1,281 @@
+/*
+ * Binary buddy allocator with out-of-band bookkeeping.
+ *
+ * Every block that currently exists (free or allocated) has a record. At
+ * any time the blocks partition the pool, so a block is identified by its
+ * start offset alone: an open-addressing hash table maps offset -> record.
+ * Free blocks are additionally linked into one list per order (block size
+ * 2^order). Allocation pops the smallest sufficient free block and splits
+ * it, pushing right halves onto the free lists; freeing merges the block
+ * with its buddy (offset ^ size) while that buddy is free and of the same
+ * order. Both walk at most log2(pool) orders; hash operations are O(1)
+ * expected.
+ */
+#include "globmem/buddy.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+
+#define NIL (-1)
+#define MAX_ORDERS 64
+
+typedef struct {
+  uint64_t off;
+  int32_t prev, next; /* free-list links (free blocks only)   */
+  uint8_t order;
+  bool free;
+} block_t;
+
+struct dart__buddy {
+  size_t pool_size;
+  unsigned min_order, max_order;
+  int32_t head[MAX_ORDERS]; /* free list per order                 */
+  block_t *blocks;          /* record storage                      */
+  int32_t nblocks, cap_blocks;
+  int32_t recycled;         /* stack of unused records (via .next) */
+  int32_t *slots;           /* hash table of record indices or NIL */
+  size_t nslots;            /* power of two                        */
+  size_t used_slots;
+  size_t live;
+};
+
+size_t dart__buddy_round_pow2(size_t n)
+{
+  size_t p = 1;
+  while (p < n) {
+    if (p > SIZE_MAX / 2) return 0;
+    p <<= 1;
+  }
+  return p;
+}
+
+static unsigned log2_exact(size_t p)
+{
+  return (unsigned)__builtin_ctzll((unsigned long long)p);
+}
+
+static size_t hash_home(const dart__buddy_t *b, uint64_t off)
+{
+  uint64_t h = (off >> b->min_order) * 0x9E3779B97F4A7C15ull;
+  return (size_t)(h >> 17) & (b->nslots - 1);
+}
+
+/* Slot holding the record for off, or the empty slot where it would go. */
+static size_t hash_probe(const dart__buddy_t *b, uint64_t off)
+{
+  size_t i = hash_home(b, off);
+  while (b->slots[i] != NIL && b->blocks[b->slots[i]].off != off)
+    i = (i + 1) & (b->nslots - 1);
+  return i;
+}
+
+static int32_t hash_find(const dart__buddy_t *b, uint64_t off)
+{
+  return b->slots[hash_probe(b, off)];
+}
+
+static int hash_resize(dart__buddy_t *b, size_t nslots)
+{
+  int32_t *old = b->slots;
+  size_t oldn = b->nslots;
+  int32_t *s = malloc(nslots * sizeof *s);
+  if (s == NULL) return -1;
+  for (size_t i = 0; i < nslots; i++) s[i] = NIL;
+  b->slots = s;
+  b->nslots = nslots;
+  for (size_t i = 0; i < oldn; i++)
+    if (old[i] != NIL) b->slots[hash_probe(b, b->blocks[old[i]].off)] = old[i];
+  free(old);
+  return 0;
+}
+
+static int hash_insert(dart__buddy_t *b, int32_t rec)
+{
+  if (2 * (b->used_slots + 1) > b->nslots &&
+      hash_resize(b, 2 * b->nslots) != 0)
+    return -1;
+  b->slots[hash_probe(b, b->blocks[rec].off)] = rec;
+  b->used_slots++;
+  return 0;
+}
+
+/* Linear-probing deletion by backward shift (no tombstones). */
+static void hash_remove(dart__buddy_t *b, uint64_t off)
+{
+  size_t mask = b->nslots - 1;
+  size_t hole = hash_probe(b, off);
+  if (b->slots[hole] == NIL) return;
+  b->slots[hole] = NIL;
+  b->used_slots--;
+  for (size_t j = (hole + 1) & mask; b->slots[j] != NIL; j = (j + 1) & mask) {
+    size_t home = hash_home(b, b->blocks[b->slots[j]].off);
+    /* Move entry j into the hole unless its home lies cyclically in
+     * (hole, j], in which case it is still reachable without the hole. */
+    bool reachable = (hole < j) ? (home > hole && home <= j)
+                                : (home > hole || home <= j);
+    if (!reachable) {
+      b->slots[hole] = b->slots[j];
+      b->slots[j] = NIL;
+      hole = j;
+    }
+  }
+}
+
+static int32_t record_new(dart__buddy_t *b, uint64_t off, unsigned order)
+{
+  int32_t r = b->recycled;
+  if (r != NIL) {
+    b->recycled = b->blocks[r].next;
+  } else {
+    if (b->nblocks == b->cap_blocks) {
+      if (b->cap_blocks > INT32_MAX / 2) return NIL;
+      int32_t cap = b->cap_blocks * 2;
+      block_t *nb = realloc(b->blocks, (size_t)cap * sizeof *nb);
+      if (nb == NULL) return NIL;
+      b->blocks = nb;
+      b->cap_blocks = cap;
+    }
+    r = b->nblocks++;
+  }
+  b->blocks[r] = (block_t){.off = off, .prev = NIL, .next = NIL,
+                           .order = (uint8_t)order, .free = false};
+  return r;
+}
+
+static void record_recycle(dart__buddy_t *b, int32_t r)
+{
+  b->blocks[r].next = b->recycled;
+  b->recycled = r;
+}
+
+static void list_push(dart__buddy_t *b, int32_t r)
+{
+  block_t *blk = &b->blocks[r];
+  blk->free = true;
+  blk->prev = NIL;
+  blk->next = b->head[blk->order];
+  if (blk->next != NIL) b->blocks[blk->next].prev = r;
+  b->head[blk->order] = r;
+}
+
+static void list_unlink(dart__buddy_t *b, int32_t r)
+{
+  block_t *blk = &b->blocks[r];
+  if (blk->prev != NIL) b->blocks[blk->prev].next = blk->next;
+  else b->head[blk->order] = blk->next;
+  if (blk->next != NIL) b->blocks[blk->next].prev = blk->prev;
+  blk->free = false;
+  blk->prev = blk->next = NIL;
+}
+
+dart__buddy_t *dart__buddy_create(size_t pool_size)
+{
+  if (pool_size < DART__BUDDY_MIN_BLOCK ||
+      (pool_size & (pool_size - 1)) != 0)
+    return NULL;
+  dart__buddy_t *b = calloc(1, sizeof *b);
+  if (b == NULL) return NULL;
+  b->pool_size = pool_size;
+  b->min_order = log2_exact(DART__BUDDY_MIN_BLOCK);
+  b->max_order = log2_exact(pool_size);
+  for (int i = 0; i < MAX_ORDERS; i++) b->head[i] = NIL;
+  b->recycled = NIL;
+  b->cap_blocks = 64;
+  b->blocks = malloc((size_t)b->cap_blocks * sizeof *b->blocks);
+  b->nslots = 128;
+  b->slots = malloc(b->nslots * sizeof *b->slots);
+  if (b->blocks == NULL || b->slots == NULL) {
+    dart__buddy_destroy(b);
+    return NULL;
+  }
+  for (size_t i = 0; i < b->nslots; i++) b->slots[i] = NIL;
+  int32_t root = record_new(b, 0, b->max_order);
+  hash_insert(b, root);
+  list_push(b, root);
+  return b;
+}
+
+void dart__buddy_destroy(dart__buddy_t *b)
+{
+  if (b == NULL) return;
+  free(b->blocks);
+  free(b->slots);
+  free(b);
+}
+
+/* Splits free-list-removed block r (order k) down to order `want`,
+ * returning right halves to the free lists. -1 if bookkeeping OOM. */
+static int split_down(dart__buddy_t *b, int32_t r, unsigned want)
+{
+  while (b->blocks[r].order > want) {
+    unsigned k = b->blocks[r].order - 1u;
+    uint64_t right_off = b->blocks[r].off + ((uint64_t)1 << k);
+    int32_t right = record_new(b, right_off, k);
+    if (right == NIL) return -1;
+    if (hash_insert(b, right) != 0) {
+      record_recycle(b, right);
+      return -1;
+    }
+    b->blocks[r].order = (uint8_t)k;
+    list_push(b, right);
+  }
+  return 0;
+}
+
+int dart__buddy_alloc(dart__buddy_t *b, size_t size, uint64_t *offset)
+{
+  if (size > b->pool_size) return -1;
+  unsigned want = b->min_order;
+  while (((size_t)1 << want) < size) want++;
+  unsigned k = want;
+  while (k <= b->max_order && b->head[k] == NIL) k++;
+  if (k > b->max_order) return -1;
+  int32_t r = b->head[k];
+  list_unlink(b, r);
+  if (split_down(b, r, want) != 0) {
+    /* Out of bookkeeping memory: give back what is left of the block. The
+     * halves already split off stay valid free blocks. */
+    list_push(b, r);
+    return -1;
+  }
+  b->live++;
+  *offset = b->blocks[r].off;
+  return 0;
+}
+
+int dart__buddy_free(dart__buddy_t *b, uint64_t offset)
+{
+  int32_t r = hash_find(b, offset);
+  if (r == NIL || b->blocks[r].free) return -1;
+  b->live--;
+  while (b->blocks[r].order < b->max_order) {
+    unsigned k = b->blocks[r].order;
+    uint64_t boff = b->blocks[r].off ^ ((uint64_t)1 << k);
+    int32_t buddy = hash_find(b, boff);
+    if (buddy == NIL || !b->blocks[buddy].free || b->blocks[buddy].order != k)
+      break;
+    list_unlink(b, buddy);
+    /* Keep the record of the lower half; drop the other one. */
+    int32_t drop = buddy;
+    if (boff < b->blocks[r].off) {
+      drop = r;
+      r = buddy;
+    }
+    hash_remove(b, b->blocks[drop].off);
+    record_recycle(b, drop);
+    b->blocks[r].order = (uint8_t)(k + 1);
+  }
+  list_push(b, r);
+  return 0;
+}
+
+size_t dart__buddy_block_size(const dart__buddy_t *b, uint64_t offset)
+{
+  int32_t r = hash_find(b, offset);
+  if (r == NIL || b->blocks[r].free) return 0;
+  return (size_t)1 << b->blocks[r].order;
+}
+
+size_t dart__buddy_pool_size(const dart__buddy_t *b) { return b->pool_size; }
+
+size_t dart__buddy_live_blocks(const dart__buddy_t *b) { return b->live; }

@@ -1,0 +1,110 @@
+/* Per-team segment table: id reservation, publication and release. */
+#include "globmem/segment.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int32_t id_limit(dart__segid_kind_t kind)
+{
+  return kind == DART__SEGID_ALLOC ? DART__SEG_MAX_ALLOC_ID
+                                   : DART__SEG_MAX_REG_ID;
+}
+
+static int16_t signed_id(dart__segid_kind_t kind, int32_t a)
+{
+  return (int16_t)(kind == DART__SEGID_ALLOC ? a : -a);
+}
+
+void dart__segtable_init(dart__segtable_t *t)
+{
+  memset(t, 0, sizeof *t);
+  t->space[DART__SEGID_ALLOC].next_fresh = 1;
+  t->space[DART__SEGID_REG].next_fresh = 1;
+}
+
+void dart__segtable_destroy(dart__segtable_t *t)
+{
+  for (int k = 0; k < 2; k++) {
+    for (int c = 0; c < DART__SEG_NCHUNKS; c++) free(t->space[k].chunks[c]);
+    free(t->space[k].freed);
+  }
+  memset(t, 0, sizeof *t);
+}
+
+/* Makes sure the chunk holding |id| a exists. */
+static int ensure_chunk(dart__segid_space_t *s, int32_t a)
+{
+  int c = a >> DART__SEG_CHUNK_BITS;
+  if (s->chunks[c] != NULL) return 0;
+  struct dart__segment **chunk = calloc(DART__SEG_CHUNK, sizeof *chunk);
+  if (chunk == NULL) return -1;
+  __atomic_store_n(&s->chunks[c], chunk, __ATOMIC_RELEASE);
+  return 0;
+}
+
+int16_t dart__segtable_reserve(dart__segtable_t *t, dart__segid_kind_t kind)
+{
+  dart__segid_space_t *s = &t->space[kind];
+  int32_t a;
+  if (s->nfreed > 0) {
+    a = s->freed[--s->nfreed];
+  } else {
+    if (s->next_fresh > id_limit(kind)) return 0;
+    if (ensure_chunk(s, s->next_fresh) != 0) return 0;
+    a = s->next_fresh++;
+  }
+  return signed_id(kind, a);
+}
+
+static struct dart__segment **slot_of(dart__segtable_t *t, int16_t id)
+{
+  if (id == 0) return &t->pool;
+  dart__segid_space_t *s = &t->space[id < 0 ? DART__SEGID_REG : DART__SEGID_ALLOC];
+  int32_t a = id < 0 ? -(int32_t)id : id;
+  struct dart__segment **chunk = s->chunks[a >> DART__SEG_CHUNK_BITS];
+  return chunk == NULL ? NULL : &chunk[a & (DART__SEG_CHUNK - 1)];
+}
+
+void dart__segtable_publish(dart__segtable_t *t, int16_t id,
+                            struct dart__segment *seg)
+{
+  struct dart__segment **slot = slot_of(t, id);
+  if (slot == NULL) return;
+  if (*slot == NULL) t->live++;
+  __atomic_store_n(slot, seg, __ATOMIC_RELEASE);
+}
+
+void dart__segtable_release(dart__segtable_t *t, int16_t id)
+{
+  struct dart__segment **slot = slot_of(t, id);
+  if (slot != NULL && *slot != NULL) {
+    t->live--;
+    __atomic_store_n(slot, NULL, __ATOMIC_RELEASE);
+  }
+  if (id == 0) return;
+  dart__segid_space_t *s = &t->space[id < 0 ? DART__SEGID_REG : DART__SEGID_ALLOC];
+  int32_t a = id < 0 ? -(int32_t)id : id;
+  if (s->nfreed == s->capfreed) {
+    int32_t cap = s->capfreed ? 2 * s->capfreed : 16;
+    int32_t *f = realloc(s->freed, (size_t)cap * sizeof *f);
+    if (f == NULL) return; /* id is lost for reuse; harmless */
+    s->freed = f;
+    s->capfreed = cap;
+  }
+  s->freed[s->nfreed++] = a;
+}
+
+void dart__segtable_foreach(dart__segtable_t *t,
+                            void (*fn)(struct dart__segment *, int16_t, void *),
+                            void *arg)
+{
+  for (int k = 0; k < 2; k++) {
+    dart__segid_space_t *s = &t->space[k];
+    for (int32_t a = 1; a < s->next_fresh; a++) {
+      int16_t id = signed_id((dart__segid_kind_t)k, a);
+      struct dart__segment *seg = dart__segtable_get(t, id);
+      if (seg != NULL) fn(seg, id, arg);
+    }
+  }
+  if (t->pool != NULL) fn(t->pool, 0, arg);
+}

@@ -1,0 +1,95 @@
+/*
+ * Internal: per-team segment table (segment id -> segment), MPI-free.
+ *
+ * Segment ids of a team:  0      the dart_memalloc pool (team ALL only),
+ *                         1..    collective allocations (count up),
+ *                         -1..   registrations (count down).
+ * Freed ids are handed out again most-recently-freed first. Because every
+ * member performs the same sequence of collective allocations and frees on
+ * a team, the ids come out identical on all members without communication.
+ *
+ * Lookup is O(1): two-level dense arrays indexed by |segid| (a fixed
+ * directory of lazily allocated chunks that never move), so readers on
+ * other threads never see a reallocated array. Entries and chunks are
+ * published with release stores and read with acquire loads.
+ */
+#ifndef DART__GLOBMEM_SEGMENT_H
+#define DART__GLOBMEM_SEGMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dart_log.h"
+
+struct dart__segment; /* defined in dart_segment.h */
+
+#define DART__SEG_CHUNK_BITS 8
+#define DART__SEG_CHUNK (1 << DART__SEG_CHUNK_BITS)
+/* |segid| <= 32768 -> chunk index <= 128. */
+#define DART__SEG_NCHUNKS ((32768 >> DART__SEG_CHUNK_BITS) + 1)
+/* Largest allocation id and largest |registration id|. */
+#define DART__SEG_MAX_ALLOC_ID 32767
+#define DART__SEG_MAX_REG_ID 32768
+
+typedef enum { DART__SEGID_ALLOC = 0, DART__SEGID_REG = 1 } dart__segid_kind_t;
+
+/* Id bookkeeping of one kind (allocations or registrations). */
+typedef struct {
+  struct dart__segment **chunks[DART__SEG_NCHUNKS];
+  int32_t next_fresh;  /* next never-used |id|                  */
+  int32_t *freed;      /* LIFO stack of released |ids|          */
+  int32_t nfreed, capfreed;
+} dart__segid_space_t;
+
+typedef struct dart__segtable {
+  struct dart__segment *pool;  /* segment 0                       */
+  dart__segid_space_t space[2];
+  size_t live;                 /* segments currently in the table */
+} dart__segtable_t;
+
+DART__HIDDEN void dart__segtable_init(dart__segtable_t *t);
+/* Frees the table's own memory (not the segments). */
+DART__HIDDEN void dart__segtable_destroy(dart__segtable_t *t);
+
+/*
+ * Reserves the next id of the given kind (1, 2, ... or -1, -2, ...; a
+ * released id first). Returns 0 if the id space is exhausted or memory ran
+ * out. The id is not visible to lookups until dart__segtable_publish.
+ */
+DART__HIDDEN int16_t dart__segtable_reserve(dart__segtable_t *t,
+                                            dart__segid_kind_t kind);
+
+/* Makes seg visible under id (reserved before, or 0 for the pool). */
+DART__HIDDEN void dart__segtable_publish(dart__segtable_t *t, int16_t id,
+                                         struct dart__segment *seg);
+
+/*
+ * Removes id from lookups (if published) and returns it to the free stack
+ * of its kind (ids != 0), so that it is the next one reserved.
+ */
+DART__HIDDEN void dart__segtable_release(dart__segtable_t *t, int16_t id);
+
+/*
+ * Calls fn on every published segment, allocation ids ascending, then
+ * registration ids, then the pool. fn may release the id it is given.
+ */
+DART__HIDDEN void dart__segtable_foreach(dart__segtable_t *t,
+                                         void (*fn)(struct dart__segment *,
+                                                    int16_t id, void *arg),
+                                         void *arg);
+
+/* O(1) lookup, NULL if unknown. Safe against concurrent publish/release. */
+static inline struct dart__segment *
+dart__segtable_get(const dart__segtable_t *t, int16_t id)
+{
+  if (id == 0) return __atomic_load_n(&t->pool, __ATOMIC_ACQUIRE);
+  int kind = id < 0 ? DART__SEGID_REG : DART__SEGID_ALLOC;
+  uint32_t a = (uint32_t)(id < 0 ? -(int32_t)id : (int32_t)id);
+  struct dart__segment **chunk = __atomic_load_n(
+      &t->space[kind].chunks[a >> DART__SEG_CHUNK_BITS], __ATOMIC_ACQUIRE);
+  if (chunk == NULL) return NULL;
+  return __atomic_load_n(&chunk[a & (DART__SEG_CHUNK - 1)], __ATOMIC_ACQUIRE);
+}
+
+#endif /* DART__GLOBMEM_SEGMENT_H */

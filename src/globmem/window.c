@@ -1,0 +1,379 @@
+/*
+ * Segment creation and destruction: the MPI window scheme.
+ *
+ * Allocated memory (team allocations, allocator pools, the dart_memalloc
+ * pool) always comes from MPI_Win_allocate_shared so that the units of a
+ * node can reach each other's portions by load/store:
+ *
+ *   team on one node    one shared window on the team communicator; it is
+ *                       also the RMA window (1 window)
+ *   one unit per node   (every unit alone on its node) MPI_Alloc_mem and
+ *                       MPI_Win_create on the team communicator; the only
+ *                       node peer is the caller itself (1 window)
+ *   otherwise           shared window on the team's node communicator plus
+ *                       MPI_Win_create over the same memory on the team
+ *                       communicator for RMA between nodes (2 windows)
+ *
+ * Registered user memory cannot be mapped by other processes, so it gets a
+ * single MPI_Win_create window on the team communicator and no load/store
+ * access for node peers (only for the owner itself).
+ *
+ * Every RMA window lives in a lock_all epoch (MPI_MODE_NOCHECK) from
+ * creation to destruction, the passive-target model of DART.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dart_segment.h"
+#include "globmem/globmem_internal.h"
+
+/* Stand-in address for empty portions: resolving never yields NULL. */
+static char dart__empty_portion[16] __attribute__((aligned(16)));
+
+static int dart__live_windows;
+
+int dart__globmem_live_windows(void)
+{
+  return __atomic_load_n(&dart__live_windows, __ATOMIC_RELAXED);
+}
+
+static void count_window(int delta)
+{
+  __atomic_add_fetch(&dart__live_windows, delta, __ATOMIC_RELAXED);
+}
+
+/*
+ * Info hint of every window, created once by dart__window_hints_init.
+ * alloc_shared_noncontig is deliberately not set: it costs MPICH 4.0 about
+ * 16 us per shared-window allocation (a mapping per rank), while the 64-byte
+ * alignment of every portion already keeps units off each other's cache
+ * lines (docs/design.md).
+ */
+static MPI_Info hints = MPI_INFO_NULL;
+
+dart_ret_t dart__window_hints_init(void)
+{
+  DART__MPI(MPI_Info_create(&hints));
+  DART__MPI(MPI_Info_set(hints, "same_disp_unit", "true"));
+  return DART_OK;
+}
+
+void dart__window_hints_fini(void)
+{
+  if (hints != MPI_INFO_NULL) MPI_Info_free(&hints);
+}
+
+/* Common setup of a new RMA window: error handler and lock_all epoch. */
+static dart_ret_t open_epoch(dart__segment_t *seg)
+{
+  DART__MPI(MPI_Win_set_errhandler(seg->win, MPI_ERRORS_RETURN));
+  DART__MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, seg->win));
+  seg->locked = true;
+  return DART_OK;
+}
+
+/* Portions start on this alignment: MPI only guarantees 8 bytes (Open MPI
+ * returns bases at 264 mod 4096), DART promises max_align_t and a cache
+ * line keeps units from sharing one. Allocations ask MPI for this much
+ * more and round the base up. */
+#define DART__SEG_ALIGN ((size_t)64)
+
+static char *align_up(char *p)
+{
+  uintptr_t a = ((uintptr_t)p + DART__SEG_ALIGN - 1) & ~(uintptr_t)(DART__SEG_ALIGN - 1);
+  return (char *)a;
+}
+
+/*
+ * Fills node_base[] from a shared window over nranks ranks; rank r of the
+ * window is node rank node_rank_of[r] (NULL: identity). The padding in front
+ * of each portion is the same in every process mapping it (mappings are
+ * page-aligned), so it is computed from the local mapping. If pad is not
+ * NULL it receives each rank's padding (the window displacement of the
+ * aligned portion start).
+ */
+static dart_ret_t query_node_bases(dart__segment_t *seg, MPI_Win shm,
+                                   int nranks, const int *node_rank_of,
+                                   MPI_Aint *pad)
+{
+  for (int r = 0; r < nranks; r++) {
+    MPI_Aint sz;
+    int du;
+    char *ptr = NULL;
+    DART__MPI(MPI_Win_shared_query(shm, r, &sz, &du, &ptr));
+    char *aligned = align_up(ptr);
+    seg->node_base[node_rank_of ? node_rank_of[r] : r] = aligned;
+    if (pad != NULL) pad[r] = aligned - ptr;
+  }
+  return DART_OK;
+}
+
+/* One shared window on the team communicator, also the RMA window. */
+static dart_ret_t alloc_single_node(dart__segment_t *seg, MPI_Aint msize)
+{
+  dart__team_t *team = seg->team;
+  void *raw;
+  DART__MPI(MPI_Win_allocate_shared(msize, 1, hints, team->comm, &raw,
+                                    &seg->win));
+  count_window(1);
+  dart_ret_t ret = open_epoch(seg);
+  if (ret != DART_OK) return ret;
+  /* RMA displacements must skip each unit's alignment padding. */
+  seg->disp_pads = malloc((size_t)team->size * sizeof *seg->disp_pads);
+  if (seg->disp_pads == NULL) return DART_ERR_NOMEM;
+  ret = query_node_bases(seg, seg->win, team->size, team->unit_node_rank,
+                         seg->disp_pads);
+  if (ret != DART_OK) return ret;
+  bool uniform = true;
+  for (int u = 1; u < team->size; u++)
+    uniform = uniform && seg->disp_pads[u] == seg->disp_pads[0];
+  seg->disp_pad = seg->disp_pads[0];
+  if (uniform) {
+    free(seg->disp_pads);
+    seg->disp_pads = NULL;
+  }
+  seg->base = seg->node_base[team->node_rank];
+  return DART_OK;
+}
+
+/* Shared window on the node communicator, RMA window over the team. */
+static dart_ret_t alloc_hybrid(dart__segment_t *seg, MPI_Aint msize,
+                               size_t size)
+{
+  dart__team_t *team = seg->team;
+  void *raw;
+  DART__MPI(MPI_Win_allocate_shared(msize, 1, hints, team->node_comm,
+                                    &raw, &seg->shm_win));
+  count_window(1);
+  DART__MPI(MPI_Win_set_errhandler(seg->shm_win, MPI_ERRORS_RETURN));
+  dart_ret_t ret =
+      query_node_bases(seg, seg->shm_win, team->node_size, NULL, NULL);
+  if (ret != DART_OK) return ret;
+  seg->base = seg->node_base[team->node_rank];
+  DART__MPI(MPI_Win_create(seg->base, (MPI_Aint)size, 1, hints, team->comm,
+                           &seg->win));
+  count_window(1);
+  return open_epoch(seg);
+}
+
+/* Every unit alone on its node: MPI memory and one RMA window. */
+static dart_ret_t alloc_private(dart__segment_t *seg, MPI_Aint msize,
+                                size_t size)
+{
+  DART__MPI(MPI_Alloc_mem(msize, MPI_INFO_NULL, &seg->mpi_mem));
+  seg->base = align_up(seg->mpi_mem);
+  seg->node_base[0] = seg->base;
+  DART__MPI(MPI_Win_create(seg->base, (MPI_Aint)size, 1, hints,
+                           seg->team->comm, &seg->win));
+  count_window(1);
+  return open_epoch(seg);
+}
+
+/* Creates the windows of an allocated segment of size bytes (this unit). */
+static dart_ret_t alloc_windows(dart__segment_t *seg, size_t size)
+{
+  dart__team_t *team = seg->team;
+  MPI_Aint msize = (MPI_Aint)(size + DART__SEG_ALIGN);
+  seg->node_base = calloc((size_t)team->node_size, sizeof *seg->node_base);
+  if (seg->node_base == NULL) return DART_ERR_NOMEM;
+  /* The choice depends on team-wide facts only: all members agree. */
+  if (team->single_node) return alloc_single_node(seg, msize);
+  if (team->num_nodes == team->size) return alloc_private(seg, msize, size);
+  return alloc_hybrid(seg, msize, size);
+}
+
+/* Creates the window of a registration of size bytes at addr. */
+static dart_ret_t register_window(dart__segment_t *seg, void *addr,
+                                  size_t size)
+{
+  void *base = (addr != NULL && size > 0) ? addr : dart__empty_portion;
+  DART__MPI(MPI_Win_create(base, (MPI_Aint)size, 1, hints, seg->team->comm,
+                           &seg->win));
+  count_window(1);
+  seg->base = base;
+  return open_epoch(seg);
+}
+
+/* Logs a failed MPI call of a teardown path and records the failure. */
+static void teardown_check(int rc, const char *call, dart_ret_t *ret)
+{
+  if (rc == MPI_SUCCESS) return;
+  dart__mpi_log_error("dart__segment_destroy", call, rc);
+  *ret = DART_ERR_OTHER;
+}
+
+/* Releases the windows of seg (collective over the team). */
+static dart_ret_t free_windows(dart__segment_t *seg)
+{
+  dart_ret_t ret = DART_OK;
+  if (seg->win != MPI_WIN_NULL) {
+    if (seg->locked)
+      teardown_check(MPI_Win_unlock_all(seg->win), "MPI_Win_unlock_all", &ret);
+    teardown_check(MPI_Win_free(&seg->win), "MPI_Win_free", &ret);
+    count_window(-1);
+  }
+  if (seg->shm_win != MPI_WIN_NULL) {
+    teardown_check(MPI_Win_free(&seg->shm_win), "MPI_Win_free", &ret);
+    count_window(-1);
+  }
+  if (seg->mpi_mem != NULL) {
+    teardown_check(MPI_Free_mem(seg->mpi_mem), "MPI_Free_mem", &ret);
+    seg->mpi_mem = NULL;
+  }
+  return ret;
+}
+
+static void segment_free_memory(dart__segment_t *seg)
+{
+  free(seg->sizes);
+  free(seg->node_base);
+  free(seg->disp_pads);
+  free(seg);
+}
+
+/* What every member contributes to the agreement step of a creation. */
+typedef struct {
+  uint64_t size;
+  int32_t segid;
+  int32_t status; /* dart_ret_t of the member's local checks */
+} agree_t;
+
+/*
+ * Exchanges sizes, reserved ids and local status over the team. Fills the
+ * size table of seg. Returns the worst status of all members (logging
+ * which member failed if it was not the caller), DART_ERR_OTHER if ids
+ * differ (collective calls out of order).
+ */
+static dart_ret_t agree(const char *func, dart__segment_t *seg, size_t size,
+                        dart_ret_t status)
+{
+  dart__team_t *team = seg->team;
+  /* Both buffers before the exchange: a unit that cannot take part in it
+   * would leave the others waiting. */
+  agree_t *all = malloc((size_t)team->size * sizeof *all);
+  seg->sizes = malloc((size_t)team->size * sizeof *seg->sizes);
+  if (all == NULL || seg->sizes == NULL) {
+    free(all);
+    dart__log(DART__LOG_ERROR, func, "out of memory");
+    return DART_ERR_NOMEM;
+  }
+  agree_t mine = {size, seg->segid, (int32_t)status};
+  int rc = MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all,
+                         (int)sizeof mine, MPI_BYTE, team->comm);
+  if (rc != MPI_SUCCESS) {
+    free(all);
+    dart__mpi_log_error(func, "MPI_Allgather", rc);
+    return DART_ERR_OTHER;
+  }
+  dart_ret_t ret = DART_OK;
+  bool sym = true;
+  for (int u = 0; u < team->size; u++) {
+    seg->sizes[u] = (size_t)all[u].size;
+    if (all[u].size != all[0].size) sym = false;
+    if (ret != DART_OK) continue;
+    if (all[u].status != DART_OK) {
+      ret = (dart_ret_t)all[u].status;
+      if (status == DART_OK)
+        dart__log(DART__LOG_ERROR, func,
+                  "team %d unit %d failed its local checks (%s)", team->id, u,
+                  dart__strerror(ret));
+    } else if (all[u].segid != seg->segid) {
+      dart__log(DART__LOG_ERROR, func,
+                "collective calls out of order on team %d: segment id %d "
+                "here, %d on unit %d", team->id, seg->segid, all[u].segid, u);
+      ret = DART_ERR_OTHER;
+    }
+  }
+  seg->sym_size = (size_t)all[0].size;
+  if (sym) {
+    free(seg->sizes);
+    seg->sizes = NULL;
+  }
+  free(all);
+  return ret;
+}
+
+static dart__segid_kind_t id_kind(dart__seg_kind_t kind)
+{
+  return kind == DART__SEG_REGISTER ? DART__SEGID_REG : DART__SEGID_ALLOC;
+}
+
+dart_ret_t dart__segment_create(const char *func, dart__team_t *team,
+                                dart__seg_kind_t kind, size_t size, void *addr,
+                                dart_ret_t status, dart__segment_t **out)
+{
+  *out = NULL;
+  dart__segment_t *seg = calloc(1, sizeof *seg);
+  if (seg == NULL) return DART_ERR_NOMEM; /* unrecoverable: peers hang */
+  seg->kind = kind;
+  seg->team = team;
+  seg->win = MPI_WIN_NULL;
+  seg->shm_win = MPI_WIN_NULL;
+  seg->size = size;
+  /* Reserve on every member, even after a failed local check, so that the
+   * id bookkeeping stays identical across the team. */
+  seg->segid = (kind == DART__SEG_POOL) ? 0
+               : dart__segtable_reserve(team->segs, id_kind(kind));
+  if (kind != DART__SEG_POOL && seg->segid == 0 && status == DART_OK) {
+    dart__log(DART__LOG_ERROR, func, "no free segment id left on team %d",
+              team->id);
+    status = DART_ERR_NOMEM;
+  }
+  dart_ret_t ret = agree(func, seg, size, status);
+  if (ret == DART_OK) {
+    ret = (kind == DART__SEG_REGISTER) ? register_window(seg, addr, size)
+                                       : alloc_windows(seg, size);
+    /* Atomics on the shared mapping need every unit's memory mapped here. */
+    seg->cpu_atomics = kind != DART__SEG_REGISTER && team->single_node;
+  }
+  if (ret != DART_OK) {
+    free_windows(seg);
+    if (seg->segid != 0) dart__segtable_release(team->segs, seg->segid);
+    segment_free_memory(seg);
+    return ret;
+  }
+  dart__segtable_publish(team->segs, seg->segid, seg);
+  *out = seg;
+  return DART_OK;
+}
+
+dart_ret_t dart__segment_destroy(dart__segment_t *seg)
+{
+  dart__team_t *team = seg->team;
+  /* Unpublish first: concurrent resolvers stop finding it. */
+  dart__segtable_release(team->segs, seg->segid);
+  dart_ret_t ret = free_windows(seg);
+  segment_free_memory(seg);
+  return ret;
+}
+
+dart_ret_t dart__segment_resolve_error(const char *func, dart_gptr_t gptr,
+                                       size_t nbytes, int reason)
+{
+  int team = gptr.teamid, seg = gptr.segid, unit = gptr.unitid;
+  unsigned long long off = (unsigned long long)gptr.addr_or_offs.offset;
+  switch (reason) {
+  case DART__RESOLVE_BAD_TEAM:
+    dart__log(DART__LOG_ERROR, func, "invalid team id %d in global pointer%s",
+              team, team == DART_TEAM_NULL ? " (DART_GPTR_NULL?)" : "");
+    break;
+  case DART__RESOLVE_BAD_SEGMENT:
+    dart__log(DART__LOG_ERROR, func,
+              "unknown segment %d of team %d (freed or never allocated)", seg,
+              team);
+    break;
+  case DART__RESOLVE_BAD_UNIT:
+    dart__log(DART__LOG_ERROR, func,
+              "unit %d out of range for team %d (size %d)", unit, team,
+              dart__team_get(gptr.teamid)->size);
+    break;
+  default: {
+    dart__segment_t *s = dart__segment_get(gptr.teamid, gptr.segid);
+    dart__log(DART__LOG_ERROR, func,
+              "access of %zu bytes at offset %llu exceeds the %zu-byte portion "
+              "of unit %d in segment %d of team %d", nbytes, off,
+              dart__segment_portion(s, unit), unit, seg, team);
+  }
+  }
+  return DART_ERR_INVAL;
+}

@@ -1,0 +1,121 @@
+/* MPI-free unit tests of the buddy allocator (src/globmem/buddy.c). */
+#define DART_TEST_NO_DART
+#include "dart_test.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "globmem/buddy.h"
+
+/* 128 x 32 B fill a 4096 B pool exactly, at increasing offsets; then the
+ * pool is exhausted; freeing everything gives back one whole block. */
+static void test_fill_exact(void)
+{
+  dart__buddy_t *b = dart__buddy_create(4096);
+  TEST_CHECK(b != NULL);
+  uint64_t off[128];
+  for (int i = 0; i < 128; i++) {
+    TEST_CHECK(dart__buddy_alloc(b, 32, &off[i]) == 0);
+    TEST_CHECK(off[i] == (uint64_t)i * 32);
+    TEST_CHECK(dart__buddy_block_size(b, off[i]) == 32);
+  }
+  uint64_t x;
+  TEST_CHECK(dart__buddy_alloc(b, 1, &x) == -1);
+  TEST_CHECK(dart__buddy_live_blocks(b) == 128);
+  /* Free in a scrambled order. */
+  for (int i = 0; i < 128; i++) TEST_CHECK(dart__buddy_free(b, off[(i * 37) % 128]) == 0);
+  TEST_CHECK(dart__buddy_live_blocks(b) == 0);
+  TEST_CHECK(dart__buddy_alloc(b, 4096, &x) == 0 && x == 0);
+  TEST_CHECK(dart__buddy_alloc(b, 16, &x) == -1);
+  TEST_CHECK(dart__buddy_free(b, 0) == 0);
+  dart__buddy_destroy(b);
+}
+
+static void test_bad_input(void)
+{
+  TEST_CHECK(dart__buddy_create(0) == NULL);
+  TEST_CHECK(dart__buddy_create(8) == NULL);
+  TEST_CHECK(dart__buddy_create(3000) == NULL);
+  dart__buddy_t *b = dart__buddy_create(1024);
+  uint64_t o, p;
+  TEST_CHECK(dart__buddy_alloc(b, 2048, &o) == -1);
+  TEST_CHECK(dart__buddy_alloc(b, 100, &o) == 0);       /* 128 B block */
+  TEST_CHECK(dart__buddy_block_size(b, o) == 128);
+  TEST_CHECK(dart__buddy_free(b, o + 16) == -1);        /* interior   */
+  TEST_CHECK(dart__buddy_free(b, 512) == -1);           /* free block */
+  TEST_CHECK(dart__buddy_free(b, 1u << 20) == -1);      /* outside    */
+  TEST_CHECK(dart__buddy_free(b, o) == 0);
+  TEST_CHECK(dart__buddy_free(b, o) == -1);             /* double free */
+  TEST_CHECK(dart__buddy_alloc(b, 0, &p) == 0);         /* min block   */
+  TEST_CHECK(dart__buddy_block_size(b, p) == DART__BUDDY_MIN_BLOCK);
+  TEST_CHECK(dart__buddy_free(b, p) == 0);
+  TEST_CHECK(dart__buddy_round_pow2(0) == 1);
+  TEST_CHECK(dart__buddy_round_pow2(1000) == 1024);
+  TEST_CHECK(dart__buddy_round_pow2(1024) == 1024);
+  TEST_CHECK(dart__buddy_round_pow2(SIZE_MAX) == 0);
+  dart__buddy_destroy(b);
+}
+
+/* Random alloc/free against a shadow byte map: blocks never overlap, are
+ * aligned to their size, and everything coalesces back at the end. */
+static void test_random(void)
+{
+  enum { POOL = 1 << 20, N = 4000 };
+  dart__buddy_t *b = dart__buddy_create(POOL);
+  unsigned char *owner = calloc(POOL, 1);
+  uint64_t *offs = malloc(N * sizeof *offs);
+  size_t *sizes = malloc(N * sizeof *sizes);
+  int live = 0;
+  srand(12345);
+  for (int it = 0; it < 30000; it++) {
+    if (live < N && (live == 0 || rand() % 3 != 0)) {
+      size_t sz = (size_t)1 + (size_t)rand() % (rand() % 8 == 0 ? 65536 : 256);
+      uint64_t o;
+      if (dart__buddy_alloc(b, sz, &o) != 0) continue;
+      size_t bs = dart__buddy_block_size(b, o);
+      TEST_CHECK(bs >= sz && o % bs == 0 && o + bs <= POOL);
+      for (size_t i = 0; i < sz; i++) TEST_CHECK(owner[o + i] == 0);
+      memset(owner + o, 1, sz);
+      offs[live] = o;
+      sizes[live++] = sz;
+    } else {
+      int k = rand() % live;
+      memset(owner + offs[k], 0, sizes[k]);
+      TEST_CHECK(dart__buddy_free(b, offs[k]) == 0);
+      offs[k] = offs[--live];
+      sizes[k] = sizes[live];
+    }
+  }
+  TEST_CHECK(dart__buddy_live_blocks(b) == (size_t)live);
+  while (live > 0) TEST_CHECK(dart__buddy_free(b, offs[--live]) == 0);
+  uint64_t o;
+  TEST_CHECK(dart__buddy_alloc(b, POOL, &o) == 0 && o == 0);
+  dart__buddy_destroy(b);
+  free(owner);
+  free(offs);
+  free(sizes);
+}
+
+/* A large pool: bookkeeping stays proportional to the blocks in use. */
+static void test_large_pool(void)
+{
+  dart__buddy_t *b = dart__buddy_create((size_t)1 << 40);
+  TEST_CHECK(b != NULL);
+  uint64_t o1, o2;
+  TEST_CHECK(dart__buddy_alloc(b, 16, &o1) == 0 && o1 == 0);
+  TEST_CHECK(dart__buddy_alloc(b, 16, &o2) == 0 && o2 == 16);
+  TEST_CHECK(dart__buddy_free(b, o1) == 0 && dart__buddy_free(b, o2) == 0);
+  TEST_CHECK(dart__buddy_alloc(b, (size_t)1 << 40, &o1) == 0 && o1 == 0);
+  dart__buddy_destroy(b);
+}
+
+int main(void)
+{
+  test_fill_exact();
+  test_bad_input();
+  test_random();
+  test_large_pool();
+  printf("unit_buddy: OK\n");
+  return 0;
+}
