@@ -147,15 +147,24 @@ static size_t slot_off(int parity, int s)
   return FLAGS_BYTES + ((size_t)parity * NDIR + (size_t)s) * MAX_SIZE;
 }
 
-/* Waits (yielding) until all own flags show at least `step`. */
-static void wait_flags(const halo_ctx_t *c, int64_t step)
+/* Waits (yielding) until all own flags show at least `step`; gives up
+ * with an error after FLAG_TIMEOUT seconds so that a broken DART cannot
+ * hang the suite. */
+#define FLAG_TIMEOUT 10.0
+static int wait_flags(const halo_ctx_t *c, int64_t step)
 {
   const int64_t *flags = (const int64_t *)(const void *)c->dbase;
+  double deadline = 0.0;
   for (int s = 0; s < NDIR; s++) {
     long spins = 0;
-    while (__atomic_load_n(&flags[s], __ATOMIC_ACQUIRE) < step)
-      if (++spins > 64) sched_yield();
+    while (__atomic_load_n(&flags[s], __ATOMIC_ACQUIRE) < step) {
+      if (++spins < 64) continue;
+      sched_yield();
+      if (deadline == 0.0) deadline = bench_now() + FLAG_TIMEOUT;
+      if ((spins & 1023) == 0 && bench_now() > deadline) return DART_ERR_OTHER;
+    }
   }
+  return DART_OK;
 }
 
 static double run_dart(void *p, long iters)
@@ -175,7 +184,8 @@ static double run_dart(void *p, long iters)
       rc |= dart_put(dart_at(c, c->nbr[d], (size_t)opp(d) * sizeof step), &step,
                      1, DART_TYPE_LONGLONG, DART_TYPE_LONGLONG);
     rc |= dart_flush_all(c->dseg);
-    wait_flags(c, step);
+    if (rc != DART_OK) break; /* the neighbours time out in wait_flags */
+    rc |= wait_flags(c, step);
   }
   double t1 = bench_now();
   return rc == DART_OK ? t1 - t0 : -1.0;

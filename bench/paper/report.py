@@ -409,6 +409,11 @@ def section_targets(res):
         if t["met"] is not True:
             missed.append(t)
     out.append("")
+    errs = data_errors(res)
+    out.append("Data checks (put/get round trips, halo contents, GUPS "
+               "verification, stencil results): %s\n" % (
+                   "all passed" if not errs else
+                   "**%d FAILED**: %s" % (len(errs), "; ".join(errs))))
     for t in missed:
         why = TARGET_NOTES.get(t["id"], "no analysis recorded yet")
         out.append("* **%s** - %s. Evidence: %s. Reason: %s\n" % (
