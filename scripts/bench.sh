@@ -109,7 +109,6 @@ os=$(. /etc/os-release 2>/dev/null; echo "${PRETTY_NAME:-?}"), kernel $(uname -r
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null)$(git -C "$root" diff --quiet 2>/dev/null || echo " (modified)")
 mpi_version=$(mpi_version "$mpi")
 shmem=$shmem
-trials=$([ $quick -eq 1 ] && echo 3 || echo 7)
 lock_units=4
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 EOF
@@ -120,7 +119,11 @@ run_suite() {
   run "$mpi" 2 rma_shm "$b/paper_rma" --path=shm
   run "$mpi" 2 rma_rma "$b/paper_rma" --path=rma
   for np in 1 2 4; do run "$mpi" "$np" "gups_np$np" "$b/paper_gups"; done
-  for np in 2 4; do run "$mpi" "$np" "stencil_np$np" "$b/paper_stencil"; done
+  local np_stencil=(2 4)
+  [ $quick -eq 1 ] && np_stencil=(4)
+  for np in "${np_stencil[@]}"; do
+    run "$mpi" "$np" "stencil_np$np" "$b/paper_stencil"
+  done
   run "$mpi" 4 halo_np4 "$b/paper_halo"
   if [ -x "$dir/dart/bench/bench_lock" ]; then
     local flags=()

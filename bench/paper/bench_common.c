@@ -5,6 +5,7 @@
  */
 #include "bench_common.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,7 @@ static void parse_args(int argc, char **argv, int (*extra)(const char *))
     if (extra != NULL && extra(argv[i])) continue;
     bench_die("unknown option '%s'", argv[i]);
   }
-  if (bench.trials <= 0) bench.trials = bench.quick ? 3 : 7;
+  if (bench.trials <= 0) bench.trials = bench.quick ? 5 : 11;
 }
 
 void bench_init(int *argc, char ***argv, int (*extra)(const char *arg))
@@ -191,8 +192,12 @@ void bench_interleave(bench_variant_t *v, int nv, long iters,
   }
   for (int j = 0; j < nv; j++) {
     double *row = t + j * nt;
-    res[j].median = res[j].ok ? bench_median(row, nt) : 0.0;
-    res[j].min = res[j].ok ? row[0] : 0.0; /* sorted by the median */
+    res[j].median = res[j].min = res[j].mad = 0.0;
+    if (!res[j].ok) continue;
+    res[j].median = bench_median(row, nt);
+    res[j].min = row[0]; /* sorted by bench_median */
+    for (int k = 0; k < nt; k++) row[k] = fabs(row[k] - res[j].median);
+    res[j].mad = bench_median(row, nt);
   }
   free(t);
 }

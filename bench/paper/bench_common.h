@@ -27,7 +27,7 @@
 /** Process-wide state of one benchmark run. */
 typedef struct {
   int quick;       /* --quick: reduced sizes/iterations (CI)     */
-  int trials;      /* --trials=N (default 3 quick, 7 full)        */
+  int trials;      /* --trials=N (default 5 quick, 11 full)        */
   const char *out; /* --out=FILE: CSV destination on unit 0       */
   int rank, size;  /* rank/size in MPI_COMM_WORLD                 */
   int have_dart;   /* dart_init succeeded on every unit           */
@@ -51,7 +51,8 @@ typedef struct {
 typedef struct {
   double median;
   double min;
-  int ok; /* 0 if any trial failed on any unit */
+  double mad; /* median absolute deviation from the median */
+  int ok;     /* 0 if any trial failed on any unit */
 } bench_result_t;
 
 /* MPI_Init, shmem_init (if compiled in), dart_init; parses the common

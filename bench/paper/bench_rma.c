@@ -12,7 +12,8 @@
  *   --path=rma  DART_SIM_NODE_SIZE=1 (every unit its own node, all traffic
  *               through MPI RMA); raw MPI on an MPI_Win_create window.
  *
- * CSV: path,op,size,variant,iters,median_us,min_us (time per operation).
+ * CSV: path,op,size,variant,iters,median_us,min_us,mad_us (time per
+ * operation: median, minimum and median absolute deviation over trials).
  */
 #include "bench_common.h"
 
@@ -306,9 +307,9 @@ static void run_size(rma_ctx_t *c, bench_variant_t *v, int op, size_t m)
   bench_interleave(v, V_COUNT, n, res);
   for (int j = 0; j < V_COUNT; j++) {
     if (!res[j].ok) continue;
-    bench_csv_row("%s,%s,%zu,%s,%ld,%.6f,%.6f", path_rma ? "rma" : "shm",
+    bench_csv_row("%s,%s,%zu,%s,%ld,%.6f,%.6f,%.6f", path_rma ? "rma" : "shm",
                   op_name[op], m, v[j].name, n, res[j].median * 1e6,
-                  res[j].min * 1e6);
+                  res[j].min * 1e6, res[j].mad * 1e6);
   }
 }
 
@@ -352,7 +353,7 @@ int main(int argc, char **argv)
   v[V_SHMEM].fn = run_shmem;
   v[V_SHMEM].enabled = !path_rma && c.sym != NULL;
 #endif
-  bench_csv_header("path,op,size,variant,iters,median_us,min_us");
+  bench_csv_header("path,op,size,variant,iters,median_us,min_us,mad_us");
   bench_csv_row("#units=%d", bench.size);
   for (int j = 0; j < V_COUNT; j++)
     if (v[j].enabled) v[j].enabled = check_variant(&c, &v[j]);

@@ -12,17 +12,16 @@ run; targets are printed next to the measured ratio and never adjusted.
 """
 import argparse
 import csv
-import math
 import os
 import shutil
-import statistics
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from report_targets import TARGET_NOTES, evaluate_targets  # noqa: E402
+from report_targets import (TARGET_NOTES, evaluate_targets,  # noqa: E402
+                            overhead_fit)
 
 KIB = 1024
 
@@ -162,20 +161,6 @@ def _ratio_cell(t, a, b):
     return "-"
 
 
-def constant_overhead(res, path, op):
-    """Least-squares constant c in t_dart(m) - t_mpi(m) = c (the paper's
-    model): mean of the differences, with its standard error (us)."""
-    idx = res.rma(path)
-    diffs = [idx[(op, s, "dart")]["median_us"] - idx[(op, s, "mpi")]["median_us"]
-             for (o, s, v) in idx if o == op and v == "dart"
-             and (op, s, "mpi") in idx]
-    if len(diffs) < 2:
-        return None
-    c = statistics.fmean(diffs)
-    err = statistics.stdev(diffs) / math.sqrt(len(diffs))
-    return c, err, len(diffs)
-
-
 def draw_lines(ax, series, xlabel, ylabel, title, logx=False, logy=False):
     """Draws series [(label, [(x, y), ...]), ...]; returns True if any."""
     drawn = False
@@ -253,13 +238,15 @@ def section_rma(res, docs):
 
 
 def _overhead_table(res, path):
-    out = ["Constant-overhead model t_DART(m) - t_MPI(m) = c, least squares "
-           "over all message sizes (the DART-MPI paper's fit):\n",
-           "| operation | c (us) | std. error | sizes |", "|---|---|---|---|"]
+    out = ["Constant-overhead model t_DART(m) - t_MPI(m) = c (the DART-MPI "
+           "paper's fit), weighted least squares over all message sizes:\n"]
+    out += md_header("operation", "c (us)", "std. error (us)", "sizes")
+    trials = int(res.ann.get("rma_" + path, {}).get("trials", "5"))
     for op in ("put_blocking", "get_blocking", "put_nb_init", "get_nb_init"):
-        fit = constant_overhead(res, path, op)
+        fit = overhead_fit(res.rma(path), op, trials)
         if fit:
-            out.append("| %s | %+.4f | %.4f | %d |" % (op, fit[0], fit[1], fit[2]))
+            out.append("| %s | %+.4f | %.4f | %d |" % (op, fit[0], fit[1],
+                                                      len(fit[2])))
     return "\n".join(out) + "\n"
 
 
@@ -448,6 +435,13 @@ def section_setup(results):
     return "\n".join(out)
 
 
+def trials(results):
+    """Trials per point, as annotated by the benchmark programs."""
+    found = sorted({a["trials"] for r in results for a in r.ann.values()
+                    if "trials" in a})
+    return "/".join(found) or "?"
+
+
 def data_errors(res):
     """Failed data checks of one MPI's run (empty list = all correct)."""
     errs = []
@@ -509,7 +503,7 @@ def main():
              "Reproduce with `scripts/bench.sh` (full) or `scripts/bench.sh "
              "--quick` (CI, under a minute). Sources: `bench/paper/`.\n",
              section_setup(results),
-             METHOD % results[0].meta.get("trials", "?")]
+             METHOD % trials(results)]
     for r in results:
         parts.append(section_targets(r))
     for r in results:
