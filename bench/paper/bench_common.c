@@ -170,24 +170,35 @@ static double timed_call(bench_variant_t *v, long iters)
   return out[1] > 0 ? -1.0 : out[0];
 }
 
-void bench_interleave(bench_variant_t *v, int nv, long iters,
+/* Warm-up call of variant j; with a budget it also picks the variant's
+ * iteration count so that one call takes about `budget` seconds. */
+static void warm_up(bench_variant_t *v, long iters, double budget,
+                    bench_result_t *r)
+{
+  long w = iters > 4 ? iters / 4 : 1;
+  r->iters = iters;
+  double s = v->enabled ? timed_call(v, w) : -1.0;
+  r->ok = s >= 0;
+  if (r->ok && budget > 0 && s > 0) {
+    double n = budget / (s / (double)w);
+    r->iters = n >= (double)iters ? iters : (n < 3 ? 3 : (long)n);
+  }
+}
+
+void bench_interleave(bench_variant_t *v, int nv, long iters, double budget,
                       bench_result_t *res)
 {
   int nt = bench.trials;
   double *t = calloc((size_t)(nv * nt), sizeof *t);
   if (t == NULL) bench_die("out of memory");
-  for (int j = 0; j < nv; j++) {
-    res[j].ok = v[j].enabled;
-    if (v[j].enabled && timed_call(&v[j], iters > 4 ? iters / 4 : 1) < 0)
-      res[j].ok = 0;
-  }
+  for (int j = 0; j < nv; j++) warm_up(&v[j], iters, budget, &res[j]);
   for (int trial = 0; trial < nt; trial++) {
     for (int k = 0; k < nv; k++) {
       int j = (trial + k) % nv;
       if (!res[j].ok) continue;
-      double s = timed_call(&v[j], iters);
+      double s = timed_call(&v[j], res[j].iters);
       if (s < 0) res[j].ok = 0;
-      t[j * nt + trial] = s / (double)iters;
+      t[j * nt + trial] = s / (double)res[j].iters;
     }
   }
   for (int j = 0; j < nv; j++) {

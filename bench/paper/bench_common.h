@@ -52,6 +52,7 @@ typedef struct {
   double median;
   double min;
   double mad; /* median absolute deviation from the median */
+  long iters; /* operations per timed call                */
   int ok;     /* 0 if any trial failed on any unit */
 } bench_result_t;
 
@@ -82,11 +83,18 @@ double bench_now(void);
 double bench_median(double *v, int n);
 
 /* Runs every enabled variant `trials` times with `iters` operations each,
- * in an order that rotates per trial, after one warm-up call per variant.
+ * in an order that rotates per trial, after one warm-up call per variant
+ * (iters/4 operations). With budget > 0 (seconds) a variant whose warm-up
+ * shows that `iters` operations would take longer runs fewer (at least 3)
+ * so that slow variants cannot stall the suite; res[v].iters tells.
  * Each call is preceded by an MPI_Barrier; the per-call time is the
- * maximum over units. res[v] receives median and minimum per operation. */
-void bench_interleave(bench_variant_t *v, int nv, long iters,
+ * maximum over units. res[v] receives median, minimum and MAD per
+ * operation. */
+void bench_interleave(bench_variant_t *v, int nv, long iters, double budget,
                       bench_result_t *res);
+
+/* Time budget per timed call of the micro-benchmarks (seconds). */
+#define BENCH_CALL_BUDGET (bench.quick ? 0.02 : 0.2)
 
 /* True if the DART call succeeded on every unit (collective). */
 int bench_all_ok(int ok);

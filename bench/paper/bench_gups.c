@@ -243,7 +243,7 @@ int main(int argc, char **argv)
   setup(c, v);
   bench_csv_header("units,variant,table_words,updates,median_s,min_s,gups,"
                    "errors");
-  bench_interleave(v, V_COUNT, c->nupd, res);
+  bench_interleave(v, V_COUNT, c->nupd, 0.0, res);
   report(c, v, res);
   MPI_Win_unlock_all(c->win);
   MPI_Win_free(&c->win);

@@ -285,15 +285,16 @@ static void run_size(halo_ctx_t *c, bench_variant_t *v, size_t n)
   long hi = bench.quick ? 100 : 1000;
   iters = iters > hi ? hi : (iters < 4 ? 4 : iters);
   c->n = n;
-  bench_interleave(v, V_COUNT, iters, res);
+  bench_interleave(v, V_COUNT, iters, BENCH_CALL_BUDGET, res);
   for (int j = 0; j < V_COUNT; j++) {
     if (!v[j].enabled || !res[j].ok) {
       if (v[j].enabled) bench_csv_row("#status_%s_%zu=FAILED", vname[j], n);
       continue;
     }
     int ok = bench_all_ok(check_slots(c, received(c, j)));
-    bench_csv_row("%d,%zu,%s,%ld,%.6f,%.6f,%s", bench.size, n, vname[j], iters,
-                  res[j].median * 1e6, res[j].min * 1e6, ok ? "ok" : "FAILED");
+    bench_csv_row("%d,%zu,%s,%ld,%.6f,%.6f,%s", bench.size, n, vname[j],
+                  res[j].iters, res[j].median * 1e6, res[j].min * 1e6,
+                  ok ? "ok" : "FAILED");
   }
 }
 

@@ -325,7 +325,7 @@ static void run_grid(int n, double tol, int maxit)
   bench_variant_t v[V_COUNT];
   bench_result_t res[V_COUNT];
   setup(&c, v, n, tol);
-  bench_interleave(v, V_COUNT, maxit, res);
+  bench_interleave(v, V_COUNT, maxit, 0.0, res);
   for (int j = 0; j < V_COUNT; j++) {
     if (!v[j].enabled) continue;
     if (!res[j].ok) {
