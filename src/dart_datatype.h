@@ -91,7 +91,14 @@ typedef struct dart__user_op {
  * on every basic type (atomics only; reductions must reject them).
  * MINMAX, UNDEFINED, LAST and user ops give MPI_OP_NULL.
  */
-DART__HIDDEN MPI_Op dart__op_mpi(dart_operation_t op, dart_datatype_t basic);
+extern const MPI_Op dart__op_table[DART_OP_LAST][2] DART__HIDDEN;
+static inline MPI_Op dart__op_mpi(dart_operation_t op, dart_datatype_t basic)
+{
+  if (op >= DART_OP_LAST || basic <= DART_TYPE_UNDEFINED ||
+      basic >= DART_TYPE_LAST)
+    return MPI_OP_NULL;
+  return dart__op_table[op][basic >= DART_TYPE_FLOAT];
+}
 /* User op descriptor for a handle from dart_op_create, or NULL. */
 DART__HIDDEN const dart__user_op_t *dart__op_user(dart_operation_t op);
 /*
