@@ -63,8 +63,8 @@ dart_ret_t dart__globmem_init(void)
     status = DART_ERR_NOMEM;
   }
   pthread_mutex_init(&pool.mutex, NULL);
-  ret = dart__segment_create(__func__, all, DART__SEG_POOL, bytes, NULL,
-                             status, &pool_seg);
+  ret = dart__segment_create(__func__, all, DART__SEG_POOL, bytes, NULL, status,
+                             &pool_seg);
   if (ret != DART_OK) {
     dart__buddy_destroy(pool.buddy);
     pool.buddy = NULL;
@@ -95,8 +95,8 @@ dart_ret_t dart_memalloc(size_t nelem, dart_datatype_t dtype, dart_gptr_t *gptr)
   uint64_t off;
   if (pool_seg == NULL || lb_alloc(&pool, bytes, &off) != 0) {
     DART_LOG_ERROR("local pool exhausted: no free block of %zu bytes in the "
-                   "%zu-byte pool (raise DART_LOCAL_POOL_SIZE)", bytes,
-                   pool.buddy ? dart__buddy_pool_size(pool.buddy) : 0);
+                   "%zu-byte pool (raise DART_LOCAL_POOL_SIZE)",
+                   bytes, pool.buddy ? dart__buddy_pool_size(pool.buddy) : 0);
     return DART_ERR_OTHER;
   }
   gptr->unitid = dart__g.myid;
@@ -113,11 +113,13 @@ dart_ret_t dart_memfree(dart_gptr_t gptr)
   DART__CHECK_INIT();
   DART__CHECK_ARG(gptr.segid == 0 && gptr.teamid == DART_TEAM_ALL,
                   "global pointer (team %d, segment %d) was not allocated by "
-                  "dart_memalloc", gptr.teamid, gptr.segid);
+                  "dart_memalloc",
+                  gptr.teamid, gptr.segid);
   DART__CHECK_ARG(gptr.unitid == dart__g.myid,
                   "unit %d cannot free memory of unit %d", dart__g.myid,
                   (int)gptr.unitid);
-  DART__CHECK_ARG(pool_seg != NULL && lb_free(&pool, gptr.addr_or_offs.offset) == 0,
+  DART__CHECK_ARG(pool_seg != NULL &&
+                      lb_free(&pool, gptr.addr_or_offs.offset) == 0,
                   "no live dart_memalloc block at offset %llu (double free?)",
                   (unsigned long long)gptr.addr_or_offs.offset);
   return DART_OK;
@@ -195,7 +197,8 @@ dart_ret_t dart_allocator_alloc(size_t nelem, dart_datatype_t dtype,
   uint64_t off;
   if (lb_alloc(&allocator->lb, bytes, &off) != 0) {
     DART_LOG_ERROR("allocator pool exhausted: no free block of %zu bytes in "
-                   "the %zu-byte pool", bytes, allocator->pool_size);
+                   "the %zu-byte pool",
+                   bytes, allocator->pool_size);
     return DART_ERR_NOMEM;
   }
   gptr->unitid = seg->team->myid;
@@ -215,8 +218,8 @@ dart_ret_t dart_allocator_free(dart_gptr_t *gptr, dart_allocator_t allocator)
   if (seg == NULL) return DART_ERR_INVAL;
   DART__CHECK_ARG(gptr->teamid == seg->team->id && gptr->segid == seg->segid,
                   "global pointer (team %d, segment %d) does not belong to "
-                  "this allocator (team %d, segment %d)", gptr->teamid,
-                  gptr->segid, seg->team->id, seg->segid);
+                  "this allocator (team %d, segment %d)",
+                  gptr->teamid, gptr->segid, seg->team->id, seg->segid);
   DART__CHECK_ARG(gptr->unitid == seg->team->myid,
                   "unit %d cannot free a block of unit %d", seg->team->myid,
                   (int)gptr->unitid);
