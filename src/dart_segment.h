@@ -155,6 +155,14 @@ static inline void dart__segment_mark_mpi(dart__segment_t *seg)
     __atomic_store_n(&seg->mpi_used, 1, __ATOMIC_RELAXED);
 }
 
+/*
+ * The dart_memalloc pool is segment 0 of DART_TEAM_ALL. The first 64 bytes
+ * of every unit's pool portion are reserved for DART: at this offset lies
+ * the lock word (int64, 0 = free) of atomics that are emulated on top of
+ * MPI for that unit's memory (docs/design.md).
+ */
+#define DART__POOL_LOCK_OFFSET 0
+
 /* Number of MPI windows currently created by the global-memory module
  * (for leak tests and diagnostics). */
 DART__HIDDEN int dart__globmem_live_windows(void);

@@ -119,7 +119,7 @@ static void test_register(void)
   TEST_CHECK(sizes[me] == 0 || p == mem);
   /* Registered memory is never load/store-mapped for other units. */
   for (int u = 0; u < nunits; u++) {
-    dart__target_t t;
+    dart__target_t t = {0};
     dart_gptr_t o = g;
     o.unitid = u;
     TEST_OK(dart__segment_resolve("test", o, 0, &t));
