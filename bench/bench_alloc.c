@@ -64,9 +64,11 @@ static double time_mpi(size_t bytes, int iters, int shared)
   double t0 = MPI_Wtime();
   for (int i = 0; i < iters; i++) {
     if (shared)
-      CHECK(MPI_Win_allocate_shared((MPI_Aint)bytes, 1, MPI_INFO_NULL, world, &base, &win));
+      CHECK(MPI_Win_allocate_shared((MPI_Aint)bytes, 1, MPI_INFO_NULL, world,
+                                    &base, &win));
     else
-      CHECK(MPI_Win_allocate((MPI_Aint)bytes, 1, MPI_INFO_NULL, world, &base, &win));
+      CHECK(MPI_Win_allocate((MPI_Aint)bytes, 1, MPI_INFO_NULL, world, &base,
+                             &win));
     CHECK(MPI_Win_free(&win));
   }
   return finish(t0, iters);
@@ -87,8 +89,9 @@ int main(int argc, char **argv)
   const char *sim = getenv("DART_SIM_NODE_SIZE");
   if (me == 0)
     printf("# bench_alloc: %d units, DART_SIM_NODE_SIZE=%s, %d iterations\n"
-           "# %10s %12s %14s %10s %18s\n", nunits, sim ? sim : "(unset)", iters,
-           "bytes", "dart [us]", "MPI_Win_alloc", "ratio", "Win_alloc_shared");
+           "# %10s %12s %14s %10s %18s\n",
+           nunits, sim ? sim : "(unset)", iters, "bytes", "dart [us]",
+           "MPI_Win_alloc", "ratio", "Win_alloc_shared");
   size_t sizes[] = {64, 4096, 1 << 20};
   for (int s = 0; s < 3; s++) {
     int batch = iters / 5 + 1;
@@ -98,7 +101,8 @@ int main(int argc, char **argv)
     BEST_OF_5(tm, time_mpi(sizes[s], batch, 0));
     if (nsize == nunits) BEST_OF_5(ts, time_mpi(sizes[s], batch, 1));
     if (me == 0)
-      printf("  %10zu %12.1f %14.1f %10.2f %18.1f\n", sizes[s], td, tm, td / tm, ts);
+      printf("  %10zu %12.1f %14.1f %10.2f %18.1f\n", sizes[s], td, tm, td / tm,
+             ts);
     fflush(stdout);
   }
   MPI_Comm_free(&node);

@@ -80,8 +80,10 @@ static double lat(win_t *w, int get, int iters)
   double t0 = MPI_Wtime();
   if (me == 0) {
     for (int i = 0; i < iters; i++) {
-      if (get) MPI_Get(&v, 8, MPI_BYTE, 1, w->disp, 8, MPI_BYTE, w->win);
-      else MPI_Put(&v, 8, MPI_BYTE, 1, w->disp, 8, MPI_BYTE, w->win);
+      if (get)
+        MPI_Get(&v, 8, MPI_BYTE, 1, w->disp, 8, MPI_BYTE, w->win);
+      else
+        MPI_Put(&v, 8, MPI_BYTE, 1, w->disp, 8, MPI_BYTE, w->win);
       MPI_Win_flush(1, w->win);
     }
   }
@@ -127,8 +129,10 @@ int main(int argc, char **argv)
     if (me == 0) printf("bench_windows needs 2 units\n");
   } else {
     if (me == 0)
-      printf("# bench_windows: %d units, %d iterations, 8-byte op + flush [us]\n"
-             "# %-12s %10s %10s\n", nunits, iters, "window", "put", "get");
+      printf(
+          "# bench_windows: %d units, %d iterations, 8-byte op + flush [us]\n"
+          "# %-12s %10s %10s\n",
+          nunits, iters, "window", "put", "get");
     for (int k = 0; k < NKINDS; k++) {
       if (!same_node && (k == SHARED || k == CREATE_SHM)) continue;
       win_t w;

@@ -31,35 +31,35 @@ typedef enum {
 typedef struct dart__segment {
   int16_t segid;
   dart__seg_kind_t kind;
-  uint16_t flags;       /* dart_gptr_setflags word (local copy)           */
+  uint16_t flags; /* dart_gptr_setflags word (local copy)           */
   dart__team_t *team;
-  MPI_Win win;          /* RMA window on team->comm (rank = team unit),
-                           in a lock_all epoch for its whole life         */
-  MPI_Win shm_win;      /* separate shared-memory window on the node comm,
-                           MPI_WIN_NULL if none or if win is itself shared */
-  char *base;           /* caller's portion                               */
-  size_t size;          /* caller's portion size in bytes                 */
-  size_t sym_size;      /* portion size of every unit if all are equal    */
-  size_t *sizes;        /* [team->size] portion sizes, NULL if symmetric  */
-  char **node_base;     /* [team->node_size] portion base of each node
-                           peer (by node rank); NULL: no load/store access
-                           to peers (registrations)                       */
-  MPI_Aint disp_pad;    /* window displacement of every unit's portion   */
-  MPI_Aint *disp_pads;  /* [team->size] the same if it differs per unit  */
-  void *mpi_mem;        /* MPI_Alloc_mem block behind base, if any        */
-  bool cpu_atomics;     /* atomics by CPU instructions on the mapping     */
-  bool locked;          /* win is in its lock_all epoch                   */
-  void *owner;          /* dart_allocator_t owning an ALLOCATOR segment   */
-  int mpi_used;         /* sticky: an MPI RMA op was issued on win        */
+  MPI_Win win;         /* RMA window on team->comm (rank = team unit),
+                          in a lock_all epoch for its whole life         */
+  MPI_Win shm_win;     /* separate shared-memory window on the node comm,
+                          MPI_WIN_NULL if none or if win is itself shared */
+  char *base;          /* caller's portion                               */
+  size_t size;         /* caller's portion size in bytes                 */
+  size_t sym_size;     /* portion size of every unit if all are equal    */
+  size_t *sizes;       /* [team->size] portion sizes, NULL if symmetric  */
+  char **node_base;    /* [team->node_size] portion base of each node
+                          peer (by node rank); NULL: no load/store access
+                          to peers (registrations)                       */
+  MPI_Aint disp_pad;   /* window displacement of every unit's portion   */
+  MPI_Aint *disp_pads; /* [team->size] the same if it differs per unit  */
+  void *mpi_mem;       /* MPI_Alloc_mem block behind base, if any        */
+  bool cpu_atomics;    /* atomics by CPU instructions on the mapping     */
+  bool locked;         /* win is in its lock_all epoch                   */
+  void *owner;         /* dart_allocator_t owning an ALLOCATOR segment   */
+  int mpi_used;        /* sticky: an MPI RMA op was issued on win        */
 } dart__segment_t;
 
 /* Where a (gptr, nbytes) access goes. */
 typedef struct {
   dart__segment_t *seg;
-  int unit;           /* target team unit (= rank in seg->win)              */
-  MPI_Aint disp;      /* target displacement in seg->win (disp unit 1)      */
-  char *local;        /* load/store address of the target bytes if the
-                         target's memory is mapped by the caller, else NULL */
+  int unit;      /* target team unit (= rank in seg->win)              */
+  MPI_Aint disp; /* target displacement in seg->win (disp unit 1)      */
+  char *local;   /* load/store address of the target bytes if the
+                    target's memory is mapped by the caller, else NULL */
 } dart__target_t;
 
 /* Logs why resolving gptr failed (out of line: the cold path). */
@@ -154,6 +154,14 @@ static inline void dart__segment_mark_mpi(dart__segment_t *seg)
   if (!__atomic_load_n(&seg->mpi_used, __ATOMIC_RELAXED))
     __atomic_store_n(&seg->mpi_used, 1, __ATOMIC_RELAXED);
 }
+
+/*
+ * The dart_memalloc pool is segment 0 of DART_TEAM_ALL. The first 64 bytes
+ * of every unit's pool portion are reserved for DART: at this offset lies
+ * the lock word (int64, 0 = free) of atomics that are emulated on top of
+ * MPI for that unit's memory (docs/design.md).
+ */
+#define DART__POOL_LOCK_OFFSET 0
 
 /* Number of MPI windows currently created by the global-memory module
  * (for leak tests and diagnostics). */

@@ -1,7 +1,6 @@
 /*
- * Test helpers for global-memory tests: byte access to any gptr through the
- * segment resolver (load/store when the target is mapped, MPI RMA on the
- * segment's window otherwise), and small MPI conveniences.
+ * Test helpers for global-memory tests: byte access to any gptr with the
+ * blocking one-sided calls, and small MPI conveniences.
  */
 #ifndef GM_ACCESS_H
 #define GM_ACCESS_H
@@ -15,30 +14,12 @@
 
 static inline void gm_put(dart_gptr_t g, const void *src, size_t n)
 {
-  dart__target_t t = {0};
-  TEST_OK(dart__segment_resolve("gm_put", g, n, &t));
-  if (t.local != NULL) {
-    memcpy(t.local, src, n);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-  } else {
-    TEST_CHECK(MPI_Put(src, (int)n, MPI_BYTE, t.unit, t.disp, (int)n, MPI_BYTE,
-                       t.seg->win) == MPI_SUCCESS);
-    TEST_CHECK(MPI_Win_flush(t.unit, t.seg->win) == MPI_SUCCESS);
-  }
+  TEST_OK(dart_put_blocking(g, src, n, DART_TYPE_BYTE, DART_TYPE_BYTE));
 }
 
 static inline void gm_get(void *dst, dart_gptr_t g, size_t n)
 {
-  dart__target_t t = {0};
-  TEST_OK(dart__segment_resolve("gm_get", g, n, &t));
-  if (t.local != NULL) {
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    memcpy(dst, t.local, n);
-  } else {
-    TEST_CHECK(MPI_Get(dst, (int)n, MPI_BYTE, t.unit, t.disp, (int)n, MPI_BYTE,
-                       t.seg->win) == MPI_SUCCESS);
-    TEST_CHECK(MPI_Win_flush(t.unit, t.seg->win) == MPI_SUCCESS);
-  }
+  TEST_OK(dart_get_blocking(dst, g, n, DART_TYPE_BYTE, DART_TYPE_BYTE));
 }
 
 /* Barrier on the world communicator with a memory fence around it. */

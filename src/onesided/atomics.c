@@ -1,0 +1,142 @@
+/*
+ * dart_accumulate, dart_accumulate_blocking_local, dart_fetch_and_op and
+ * dart_compare_and_swap.
+ *
+ * One rule per segment decides how atomics are carried out, so that all
+ * atomic accesses to a location use the same mechanism: segments of a
+ * team on a single node (seg->cpu_atomics) use CPU atomic instructions on
+ * the shared mapping; all others use MPI atomics on the RMA window, for
+ * every target including the caller itself.
+ */
+#include "onesided/cpu_atomic.h"
+#include "onesided/onesided.h"
+
+/* Validates a basic dtype and a predefined op valid for it. */
+static inline dart_ret_t atomic_check(const char *func, dart_datatype_t dtype,
+                                      dart_operation_t op,
+                                      const dart__type_t **type, MPI_Op *mop)
+{
+  const dart__type_t *t = dart__type_get(dtype);
+  if (__builtin_expect(t == NULL || t->kind != DART__TYPE_BASIC, 0)) {
+    dart__log(DART__LOG_ERROR, func,
+              "datatype %lld is not a basic type (atomics need one)",
+              (long long)dtype);
+    return DART_ERR_INVAL;
+  }
+  MPI_Op m = (op == DART_OP_MINMAX || op > DART_OP_NO_OP)
+                 ? MPI_OP_NULL : dart__op_mpi(op, dtype);
+  if (__builtin_expect(m == MPI_OP_NULL, 0)) {
+    dart__log(DART__LOG_ERROR, func,
+              "operation %llu is not a predefined atomic operation for "
+              "datatype %lld", (unsigned long long)op, (long long)dtype);
+    return DART_ERR_INVAL;
+  }
+  *type = t;
+  *mop = m;
+  return DART_OK;
+}
+
+static dart_ret_t misaligned(const char *func, const dart__target_t *t,
+                             size_t esz)
+{
+  dart__log(DART__LOG_ERROR, func,
+            "target of unit %d at displacement %lld is not aligned to the "
+            "%zu-byte element size", t->unit, (long long)t->disp, esz);
+  return DART_ERR_INVAL;
+}
+
+static dart_ret_t mpi_fail(const char *func, const char *call, int rc)
+{
+  dart__mpi_log_error(func, call, rc);
+  return DART_ERR_OTHER;
+}
+
+/* Common body of both accumulate calls. */
+static dart_ret_t accumulate(const char *func, dart_gptr_t gptr,
+                             const void *values, size_t nelem,
+                             dart_datatype_t dtype, dart_operation_t op,
+                             bool local_completion)
+{
+  if (nelem == 0) return DART_OK;
+  DART__CHECK_NOTNULL(values);
+  const dart__type_t *ty;
+  MPI_Op mop;
+  dart_ret_t ret = atomic_check(func, dtype, op, &ty, &mop);
+  if (ret != DART_OK) return ret;
+  size_t esz = ty->base_size, bytes;
+  DART__CHECK_ARG(!__builtin_mul_overflow(nelem, esz, &bytes),
+                  "%zu elements are too many", nelem);
+  dart__target_t t;
+  ret = dart__segment_resolve(func, gptr, bytes, &t);
+  if (ret != DART_OK) return ret;
+  if (t.seg->cpu_atomics) {
+    if (dart__cpu_atomic(t.local, values, NULL, nelem, esz, dtype, op) != 0)
+      return misaligned(func, &t, esz);
+    return DART_OK;
+  }
+  ret = dart__mpi_atomic(func, &t, values, NULL, nelem, ty, dtype, op, mop);
+  if (ret == DART_OK && local_completion && t.seg->mpi_used) {
+    int rc = MPI_Win_flush_local(t.unit, t.seg->win);
+    if (rc != MPI_SUCCESS) return mpi_fail(func, "MPI_Win_flush_local", rc);
+  }
+  return ret;
+}
+
+dart_ret_t dart_accumulate(dart_gptr_t gptr, const void *values, size_t nelem,
+                           dart_datatype_t dtype, dart_operation_t op)
+{
+  return accumulate(__func__, gptr, values, nelem, dtype, op, false);
+}
+
+dart_ret_t dart_accumulate_blocking_local(dart_gptr_t gptr, const void *values,
+                                          size_t nelem, dart_datatype_t dtype,
+                                          dart_operation_t op)
+{
+  return accumulate(__func__, gptr, values, nelem, dtype, op, true);
+}
+
+dart_ret_t dart_fetch_and_op(dart_gptr_t gptr, const void *value, void *result,
+                             dart_datatype_t dtype, dart_operation_t op)
+{
+  DART__CHECK_NOTNULL(result);
+  /* NO_OP is an atomic load: value may be absent (MPI wants an origin
+   * buffer disjoint from the result, so point it at a dummy). */
+  long double dummy = 0;
+  if (value == NULL && op == DART_OP_NO_OP) value = &dummy;
+  DART__CHECK_NOTNULL(value);
+  const dart__type_t *ty;
+  MPI_Op mop;
+  dart_ret_t ret = atomic_check(__func__, dtype, op, &ty, &mop);
+  if (__builtin_expect(ret != DART_OK, 0)) return ret;
+  dart__target_t t;
+  ret = dart__segment_resolve(__func__, gptr, ty->base_size, &t);
+  if (__builtin_expect(ret != DART_OK, 0)) return ret;
+  if (t.seg->cpu_atomics) {
+    if (dart__cpu_atomic(t.local, value, result, 1, ty->base_size, dtype, op))
+      return misaligned(__func__, &t, ty->base_size);
+    return DART_OK;
+  }
+  return dart__mpi_atomic(__func__, &t, value, result, 1, ty, dtype, op, mop);
+}
+
+dart_ret_t dart_compare_and_swap(dart_gptr_t gptr, const void *value,
+                                 const void *compare, void *result,
+                                 dart_datatype_t dtype)
+{
+  DART__CHECK_NOTNULL(value);
+  DART__CHECK_NOTNULL(compare);
+  DART__CHECK_NOTNULL(result);
+  DART__CHECK_ARG(dtype >= DART_TYPE_BYTE && dtype <= DART_TYPE_ULONGLONG,
+                  "datatype %lld is not an integer type (compare-and-swap "
+                  "needs BYTE..ULONGLONG)", (long long)dtype);
+  const dart__type_t *ty = dart__type_get(dtype);
+  dart__target_t t;
+  dart_ret_t ret = dart__segment_resolve(__func__, gptr, ty->base_size, &t);
+  if (__builtin_expect(ret != DART_OK, 0)) return ret;
+  if (t.seg->cpu_atomics) {
+    if (dart__cpu_cas(t.local, value, compare, result, ty->base_size, dtype))
+      return misaligned(__func__, &t, ty->base_size);
+    return DART_OK;
+  }
+  return dart__mpi_cas(__func__, &t, value, compare, result, ty, dtype);
+}

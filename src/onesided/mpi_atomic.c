@@ -1,0 +1,196 @@
+/*
+ * Atomics on the MPI path.
+ *
+ * MPICH carries out every predefined accumulate correctly, so DART uses
+ * MPI_Accumulate / MPI_Fetch_and_op / MPI_Compare_and_swap directly.
+ *
+ * Open MPI 4.1's osc/ucx does not (checked with raw MPI): 1- and 2-byte
+ * types return garbage, float/double SUM adds the bit patterns as
+ * integers, long double fails, and ops UCX lacks (MIN, MAX, PROD, logical)
+ * are done under a lock that the native ops (SUM, bitwise, REPLACE, NO_OP,
+ * compare-and-swap on 4/8-byte integers) ignore. With Open MPI, DART
+ * therefore only issues those native ops and builds everything else from
+ * them, per basic type, so that all atomic ops on a location of one type
+ * use one mechanism:
+ *   4/8-byte integers: native ops; MIN/MAX/PROD/logical by a
+ *     compare-and-swap loop on the element;
+ *   float/double: REPLACE/NO_OP as native swap/fetch of the bit pattern,
+ *     all others by a compare-and-swap loop on the bit pattern;
+ *   1/2-byte integers and long double (no native atomic of that size):
+ *     get-compute-put under a per-target lock word (the first word of the
+ *     target's dart_memalloc pool, taken by compare-and-swap).
+ * Emulated operations complete before they return.
+ */
+#include "onesided/cpu_atomic.h"
+#include "onesided/onesided.h"
+
+typedef enum { ATOMIC_NATIVE, ATOMIC_CAS_LOOP, ATOMIC_LOCKED } atomic_path_t;
+
+static bool native_op(dart_operation_t op)
+{
+  return op == DART_OP_SUM || op == DART_OP_BAND || op == DART_OP_BOR ||
+         op == DART_OP_BXOR || op == DART_OP_REPLACE || op == DART_OP_NO_OP;
+}
+
+/* How an op on a basic type is carried out on the MPI path. */
+static atomic_path_t atomic_path(dart_datatype_t t, size_t esz,
+                                 dart_operation_t op)
+{
+  if (!dart__g.is_openmpi) return ATOMIC_NATIVE;
+  if (esz != 4 && esz != 8) return ATOMIC_LOCKED;
+  bool fp = (t == DART_TYPE_FLOAT || t == DART_TYPE_DOUBLE);
+  if (native_op(op) && (!fp || op == DART_OP_REPLACE || op == DART_OP_NO_OP))
+    return ATOMIC_NATIVE;
+  return ATOMIC_CAS_LOOP;
+}
+
+/* Same-sized integer MPI type carrying a 4/8-byte element's bits. */
+static MPI_Datatype bits_type(size_t esz)
+{
+  return esz == 4 ? MPI_INT32_T : MPI_INT64_T;
+}
+
+static dart_ret_t mpi_fail(const char *func, const char *call, int rc)
+{
+  dart__mpi_log_error(func, call, rc);
+  return DART_ERR_OTHER;
+}
+
+#define MPI_OR_FAIL(func, call)                                                \
+  do {                                                                         \
+    int rc_ = (call);                                                          \
+    if (rc_ != MPI_SUCCESS) return mpi_fail(func, #call, rc_);                 \
+  } while (0)
+
+/* Compare-and-swap loop: old = *target; *target = old op val. */
+static dart_ret_t cas_loop(const char *func, MPI_Win win, int unit,
+                           MPI_Aint disp, size_t esz, const void *val,
+                           void *old, dart_datatype_t t, dart_operation_t op)
+{
+  MPI_Datatype bt = bits_type(esz);
+  _Alignas(16) char cur[8], next[8], prev[8];
+  /* origin ignored by NO_OP, but must not overlap the result */
+  MPI_OR_FAIL(func, MPI_Fetch_and_op(next, cur, bt, unit, disp, MPI_NO_OP, win));
+  MPI_OR_FAIL(func, MPI_Win_flush(unit, win));
+  for (uint64_t it = 0;; it++) {
+    dart__atomic_combine(next, cur, val, t, op);
+    MPI_OR_FAIL(func, MPI_Compare_and_swap(next, cur, prev, bt, unit, disp, win));
+    MPI_OR_FAIL(func, MPI_Win_flush(unit, win));
+    if (memcmp(prev, cur, esz) == 0) break;
+    memcpy(cur, prev, esz);
+    dart__backoff(it);
+  }
+  if (old != NULL) memcpy(old, cur, esz);
+  return DART_OK;
+}
+
+/* Lock word of emulated atomics on team unit `unit`'s memory. */
+static dart_ret_t lock_target(const char *func, const dart__target_t *t,
+                              dart__target_t *lock)
+{
+  dart__team_t *team = t->seg->team;
+  dart_gptr_t g = DART_GPTR_NULL;
+  g.unitid = team->l2g[t->unit];
+  g.segid = 0;
+  g.teamid = DART_TEAM_ALL;
+  g.addr_or_offs.offset = DART__POOL_LOCK_OFFSET;
+  return dart__segment_resolve(func, g, sizeof(int64_t), lock);
+}
+
+/* Get-compute-put of one element under the target's lock word. */
+static dart_ret_t locked_op(const char *func, const dart__target_t *t,
+                            size_t esz, const void *val, const void *cmp,
+                            void *old, dart_datatype_t dt, dart_operation_t op)
+{
+  dart__target_t lk = {0};
+  dart_ret_t ret = lock_target(func, t, &lk);
+  if (ret != DART_OK) return ret;
+  dart__segment_mark_mpi(lk.seg);
+  MPI_Win lw = lk.seg->win, w = t->seg->win;
+  int64_t zero = 0, mine = dart__g.myid + 1, seen = -1;
+  for (uint64_t it = 0; seen != 0; it++) {
+    if (it > 0) dart__backoff(it);
+    MPI_OR_FAIL(func, MPI_Compare_and_swap(&mine, &zero, &seen, MPI_INT64_T,
+                                           lk.unit, lk.disp, lw));
+    MPI_OR_FAIL(func, MPI_Win_flush(lk.unit, lw));
+  }
+  _Alignas(16) char cur[16], next[16];
+  MPI_OR_FAIL(func, MPI_Get(cur, (int)esz, MPI_BYTE, t->unit, t->disp,
+                            (int)esz, MPI_BYTE, w));
+  MPI_OR_FAIL(func, MPI_Win_flush(t->unit, w));
+  bool write = true;
+  if (cmp != NULL) { /* compare-and-swap */
+    write = memcmp(cur, cmp, esz) == 0;
+    memcpy(next, val, esz);
+  } else if (op == DART_OP_NO_OP) {
+    write = false;
+  } else {
+    dart__atomic_combine(next, cur, val, dt, op);
+  }
+  if (write) {
+    MPI_OR_FAIL(func, MPI_Put(next, (int)esz, MPI_BYTE, t->unit, t->disp,
+                              (int)esz, MPI_BYTE, w));
+    MPI_OR_FAIL(func, MPI_Win_flush(t->unit, w));
+  }
+  MPI_OR_FAIL(func, MPI_Fetch_and_op(&zero, &seen, MPI_INT64_T, lk.unit,
+                                     lk.disp, MPI_REPLACE, lw));
+  MPI_OR_FAIL(func, MPI_Win_flush(lk.unit, lw));
+  if (old != NULL) memcpy(old, cur, esz);
+  return DART_OK;
+}
+
+dart_ret_t dart__mpi_atomic(const char *func, const dart__target_t *t,
+                            const void *vals, void *old, size_t nelem,
+                            const dart__type_t *ty, dart_datatype_t dt,
+                            dart_operation_t op, MPI_Op mop)
+{
+  MPI_Win win = t->seg->win;
+  size_t esz = ty->base_size;
+  atomic_path_t path = atomic_path(dt, esz, op);
+  dart__segment_mark_mpi(t->seg);
+  if (path == ATOMIC_NATIVE && old != NULL) {
+    MPI_Datatype mt = (dt == DART_TYPE_FLOAT || dt == DART_TYPE_DOUBLE) &&
+                              dart__g.is_openmpi ? bits_type(esz) : ty->mpi_elem;
+    MPI_OR_FAIL(func, MPI_Fetch_and_op(vals, old, mt, t->unit, t->disp, mop, win));
+    return dart__flush_target(func, win, t->unit);
+  }
+  if (path == ATOMIC_NATIVE) { /* accumulate: MPI does not take NO_OP */
+    if (op == DART_OP_NO_OP) return DART_OK;
+    MPI_Datatype mt = (dt == DART_TYPE_FLOAT || dt == DART_TYPE_DOUBLE) &&
+                              dart__g.is_openmpi ? bits_type(esz) : ty->mpi_elem;
+    for (size_t done = 0; done < nelem;) {
+      size_t n = nelem - done < INT_MAX ? nelem - done : INT_MAX;
+      MPI_OR_FAIL(func, MPI_Accumulate((const char *)vals + done * esz, (int)n,
+                                       mt, t->unit, t->disp + (MPI_Aint)(done * esz),
+                                       (int)n, mt, mop, win));
+      done += n;
+    }
+    return DART_OK;
+  }
+  /* Emulations: one element at a time, each complete on return. */
+  for (size_t i = 0; i < nelem; i++) {
+    dart__target_t ti = *t;
+    ti.disp += (MPI_Aint)(i * esz);
+    const char *v = (const char *)vals + i * esz;
+    char *o = old ? (char *)old + i * esz : NULL;
+    dart_ret_t ret =
+        path == ATOMIC_CAS_LOOP
+            ? cas_loop(func, win, t->unit, ti.disp, esz, v, o, dt, op)
+            : locked_op(func, &ti, esz, v, NULL, o, dt, op);
+    if (ret != DART_OK) return ret;
+  }
+  return DART_OK;
+}
+
+dart_ret_t dart__mpi_cas(const char *func, const dart__target_t *t,
+                         const void *val, const void *cmp, void *old,
+                         const dart__type_t *ty, dart_datatype_t dt)
+{
+  size_t esz = ty->base_size;
+  dart__segment_mark_mpi(t->seg);
+  if (dart__g.is_openmpi && esz != 4 && esz != 8)
+    return locked_op(func, t, esz, val, cmp, old, dt, DART_OP_REPLACE);
+  MPI_OR_FAIL(func, MPI_Compare_and_swap(val, cmp, old, ty->mpi_elem, t->unit,
+                                         t->disp, t->seg->win));
+  return dart__flush_target(func, t->seg->win, t->unit);
+}

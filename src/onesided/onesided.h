@@ -1,0 +1,163 @@
+/*
+ * Internal to src/onesided: argument checks, the local copy engine, MPI
+ * transfer helpers and handles shared by the one-sided source files.
+ *
+ * Paths of every put/get (all variants):
+ *   target mapped by the caller (itself, or a node peer of a segment that
+ *   came from a shared-memory window): direct load/store, complete at
+ *   return (handle calls give DART_HANDLE_NULL);
+ *   otherwise MPI RMA on the segment's window, in its lock_all epoch.
+ */
+#ifndef DART__ONESIDED_H
+#define DART__ONESIDED_H
+
+#include <dash/dart/if/dart_communication.h>
+#include <limits.h>
+#include <string.h>
+
+#include "dart_datatype.h"
+#include "dart_segment.h"
+
+/* Full fence: orders direct stores/loads on shared memory with the
+ * owner's accesses across a later barrier or flag. */
+#define DART__FENCE() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+
+/* Why an argument check failed (logged by dart__rma_arg_error). */
+enum {
+  DART__ARG_NULLBUF = 1,
+  DART__ARG_BADTYPE_SRC,
+  DART__ARG_BADTYPE_DST,
+  DART__ARG_BASE_MISMATCH,
+  DART__ARG_NELEM_SRC,
+  DART__ARG_NELEM_DST,
+  DART__ARG_TOO_LARGE
+};
+
+DART__HIDDEN __attribute__((cold, noinline)) dart_ret_t
+dart__rma_arg_error(const char *func, int reason, size_t nelem,
+                    dart_datatype_t st, dart_datatype_t dt);
+
+/* The two layouts of a transfer and its element count. */
+typedef struct {
+  const dart__type_t *src, *dst;
+  size_t nelem;
+} dart__xfer_t;
+
+/* Checks of non-contiguous layouts (element counts, span overflow). */
+DART__HIDDEN dart_ret_t dart__rma_check_layout(const char *func, size_t nelem,
+                                               dart_datatype_t st,
+                                               dart_datatype_t dt,
+                                               const dart__xfer_t *x);
+
+/*
+ * Validates buffer, datatypes (valid handles, equal base types, nelem a
+ * multiple of every non-contiguous type's element count, byte counts that
+ * fit). nelem must be > 0. No divisions on the contiguous path.
+ */
+static inline dart_ret_t dart__rma_check(const char *func, const void *buf,
+                                         size_t nelem, dart_datatype_t st,
+                                         dart_datatype_t dt, dart__xfer_t *x)
+{
+  const dart__type_t *s = dart__type_get(st);
+  const dart__type_t *d = (dt == st) ? s : dart__type_get(dt);
+  int why = 0;
+  size_t bytes;
+  if (__builtin_expect(buf == NULL, 0)) why = DART__ARG_NULLBUF;
+  else if (__builtin_expect(s == NULL, 0)) why = DART__ARG_BADTYPE_SRC;
+  else if (__builtin_expect(d == NULL, 0)) why = DART__ARG_BADTYPE_DST;
+  else if (__builtin_expect(s->elem != d->elem, 0))
+    why = DART__ARG_BASE_MISMATCH;
+  else if (__builtin_expect(__builtin_mul_overflow(nelem, s->base_size, &bytes) ||
+                                bytes > (size_t)PTRDIFF_MAX, 0))
+    why = DART__ARG_TOO_LARGE;
+  if (why != 0) return dart__rma_arg_error(func, why, nelem, st, dt);
+  x->src = s;
+  x->dst = d;
+  x->nelem = nelem;
+  if (__builtin_expect(!dart__type_is_contiguous(s) || !dart__type_is_contiguous(d), 0))
+    return dart__rma_check_layout(func, nelem, st, dt, x);
+  return DART_OK;
+}
+
+/* Bytes spanned by nelem elements laid out as t (nelem a multiple of the
+ * type's element count): instance i starts at i * extent. */
+static inline size_t dart__type_span(const dart__type_t *t, size_t nelem)
+{
+  if (dart__type_is_contiguous(t)) return nelem * t->base_size;
+  size_t inst = nelem / t->num_elem;
+  size_t last = (t->kind == DART__TYPE_STRIDED) ? t->blocklen : t->extent_elem;
+  return ((inst - 1) * t->extent_elem + last) * t->base_size;
+}
+
+static inline bool dart__xfer_contiguous(const dart__xfer_t *x)
+{
+  return dart__type_is_contiguous(x->src) && dart__type_is_contiguous(x->dst);
+}
+
+/* Copies a transfer between two mapped buffers (any layouts). */
+DART__HIDDEN void dart__copy_layout(char *dst, const char *src,
+                                    const dart__xfer_t *x);
+
+static inline void dart__local_copy(char *dst, const char *src,
+                                    const dart__xfer_t *x)
+{
+  if (__builtin_expect(dart__xfer_contiguous(x), 1))
+    memcpy(dst, src, x->nelem * x->src->base_size);
+  else
+    dart__copy_layout(dst, src, x);
+}
+
+/*
+ * Issues a transfer on the MPI path. put: origin = local buffer laid out
+ * as x->src, target = t laid out as x->dst; get: origin = local buffer
+ * laid out as x->dst, target laid out as x->src. With req != NULL and a
+ * transfer that fits one MPI call, a request-based call is used and *req
+ * set; otherwise *req (if given) is MPI_REQUEST_NULL and completion is by
+ * flush. Contiguous transfers of more than INT_MAX elements are chunked.
+ */
+DART__HIDDEN dart_ret_t dart__mpi_xfer(const char *func, bool put, void *buf,
+                                       const dart__target_t *t,
+                                       const dart__xfer_t *x, MPI_Request *req);
+
+/*
+ * Atomic op on nelem elements on the MPI path (old == NULL: accumulate,
+ * else fetch-and-op of one element, flushed). Chooses native MPI atomics
+ * or an emulation per basic type (see mpi_atomic.c).
+ */
+DART__HIDDEN dart_ret_t dart__mpi_atomic(const char *func,
+                                         const dart__target_t *t,
+                                         const void *vals, void *old,
+                                         size_t nelem, const dart__type_t *ty,
+                                         dart_datatype_t dt,
+                                         dart_operation_t op, MPI_Op mop);
+
+/* Compare-and-swap of one integer element on the MPI path, flushed. */
+DART__HIDDEN dart_ret_t dart__mpi_cas(const char *func,
+                                      const dart__target_t *t,
+                                      const void *val, const void *cmp,
+                                      void *old, const dart__type_t *ty,
+                                      dart_datatype_t dt);
+
+/* Handle of a transfer on the MPI path. */
+struct dart_handle_struct {
+  MPI_Request req; /* request of the transfer, MPI_REQUEST_NULL once done */
+  MPI_Win win;
+  int unit;        /* target rank in win                                  */
+  bool put;        /* remote completion needs a flush                     */
+  bool by_flush;   /* chunked transfer without request: complete locally
+                      by MPI_Win_flush_local                              */
+};
+
+/* MPI window flush helpers (mark nothing, just complete). */
+static inline dart_ret_t dart__flush_target(const char *func, MPI_Win win,
+                                            int unit)
+{
+  int rc = MPI_Win_flush(unit, win);
+  if (__builtin_expect(rc != MPI_SUCCESS, 0)) {
+    dart__mpi_log_error(func, "MPI_Win_flush", rc);
+    return DART_ERR_OTHER;
+  }
+  return DART_OK;
+}
+
+#endif /* DART__ONESIDED_H */
