@@ -34,10 +34,10 @@ static void parse_args(int argc, char **argv, int (*extra)(const char *))
     if (extra != NULL && extra(argv[i])) continue;
     bench_die("unknown option '%s'", argv[i]);
   }
-  if (bench.trials <= 0) bench.trials = bench.quick ? 5 : 11;
 }
 
-void bench_init(int *argc, char ***argv, int (*extra)(const char *arg))
+void bench_init(int *argc, char ***argv, int (*extra)(const char *arg),
+                int quick_trials, int full_trials)
 {
   /* Open MPI's osc/rdma crashes in atomics on this class of machine; the
    * application initialises MPI here, so route around it like DART does. */
@@ -50,6 +50,8 @@ void bench_init(int *argc, char ***argv, int (*extra)(const char *arg))
   MPI_Comm_rank(MPI_COMM_WORLD, &bench.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &bench.size);
   parse_args(*argc, *argv, extra);
+  if (bench.trials <= 0)
+    bench.trials = bench.quick ? quick_trials : full_trials;
 #ifdef BENCH_HAVE_SHMEM
   shmem_init();
   bench.have_shmem = 1;

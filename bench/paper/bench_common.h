@@ -27,7 +27,7 @@
 /** Process-wide state of one benchmark run. */
 typedef struct {
   int quick;       /* --quick: reduced sizes/iterations (CI)     */
-  int trials;      /* --trials=N (default 5 quick, 11 full)        */
+  int trials;      /* --trials=N (default: per program)          */
   const char *out; /* --out=FILE: CSV destination on unit 0       */
   int rank, size;  /* rank/size in MPI_COMM_WORLD                 */
   int have_dart;   /* dart_init succeeded on every unit           */
@@ -58,8 +58,10 @@ typedef struct {
 
 /* MPI_Init, shmem_init (if compiled in), dart_init; parses the common
  * options (--quick, --trials=N, --out=FILE) and hands every other argument
- * to `extra` (may be NULL), which returns 0 for an unknown option. */
-void bench_init(int *argc, char ***argv, int (*extra)(const char *arg));
+ * to `extra` (may be NULL), which returns 0 for an unknown option. Without
+ * --trials, quick_trials or full_trials trials are run. */
+void bench_init(int *argc, char ***argv, int (*extra)(const char *arg),
+                int quick_trials, int full_trials);
 
 /* Collective: opens the CSV file on unit 0 and writes the header line
  * plus the #placement (host and CPU affinity of every unit) and #trials
@@ -94,7 +96,13 @@ void bench_interleave(bench_variant_t *v, int nv, long iters, double budget,
                       bench_result_t *res);
 
 /* Time budget per timed call of the micro-benchmarks (seconds). */
-#define BENCH_CALL_BUDGET (bench.quick ? 0.02 : 0.2)
+#define BENCH_CALL_BUDGET (bench.quick ? 0.002 : 0.005)
+
+/* Trials of the micro-benchmarks: many short ones, so that the median
+ * dodges the time slices other processes take on a shared machine. */
+#define BENCH_MICRO_TRIALS 9, 21
+/* Trials of the application benchmarks (fixed work per trial). */
+#define BENCH_APP_TRIALS 5, 11
 
 /* True if the DART call succeeded on every unit (collective). */
 int bench_all_ok(int ok);

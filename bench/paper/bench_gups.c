@@ -239,7 +239,7 @@ int main(int argc, char **argv)
   bench_variant_t v[V_COUNT];
   bench_result_t res[V_COUNT];
   if (c == NULL) return 1;
-  bench_init(&argc, &argv, parse_logl);
+  bench_init(&argc, &argv, parse_logl, BENCH_APP_TRIALS);
   setup(c, v);
   bench_csv_header("units,variant,table_words,updates,median_s,min_s,gups,"
                    "errors");

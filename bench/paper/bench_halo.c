@@ -304,7 +304,7 @@ int main(int argc, char **argv)
   halo_ctx_t c;
   bench_variant_t v[V_COUNT];
   memset(&c, 0, sizeof c);
-  bench_init(&argc, &argv, NULL);
+  bench_init(&argc, &argv, NULL, BENCH_MICRO_TRIALS);
   setup(&c, v);
   bench_csv_header("units,size,variant,iters,median_us,min_us,check");
   for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)

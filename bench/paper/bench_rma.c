@@ -335,7 +335,7 @@ int main(int argc, char **argv)
 {
   rma_ctx_t c;
   memset(&c, 0, sizeof c);
-  bench_init(&argc, &argv, parse_path);
+  bench_init(&argc, &argv, parse_path, BENCH_MICRO_TRIALS);
   if (bench.size < 2) bench_die("bench_rma needs at least 2 units");
   c.src = calloc(1, MAX_SIZE);
   c.dst = calloc(1, MAX_SIZE);

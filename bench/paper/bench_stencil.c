@@ -344,7 +344,7 @@ static void run_grid(int n, double tol, int maxit)
 
 int main(int argc, char **argv)
 {
-  bench_init(&argc, &argv, parse_opt);
+  bench_init(&argc, &argv, parse_opt, BENCH_APP_TRIALS);
   bench_csv_header("units,n,tol,maxit,variant,iters,median_s,min_s,residual,"
                    "checksum,match");
   if (opt_n > 0) {
