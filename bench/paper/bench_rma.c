@@ -5,7 +5,8 @@
  * time of non-blocking put/get and bandwidth, DART vs the same raw MPI
  * operation; MPI-3 shared-memory paper (001) Fig. 2: blocking put/get
  * latency, DART vs MPI RMA vs OpenSHMEM; plus the 8-byte fetch-and-add and
- * the memcpy / CPU-atomic floors of the one-sided targets.
+ * the memcpy / CPU-atomic floors of the one-sided targets; `flush_idle`
+ * times the completion call alone (nothing outstanding).
  *
  *   --path=shm  DART's on-node path; raw MPI on an MPI_Win_allocate_shared
  *               window; memcpy/atomics through that window as the floor.
@@ -29,11 +30,12 @@ enum {
   OP_PUT_BW,
   OP_GET_BW,
   OP_FOP,
+  OP_FLUSH,
   OP_COUNT
 };
 static const char *op_name[OP_COUNT] = {
     "put_blocking", "get_blocking", "put_nb_init", "get_nb_init",
-    "put_bw",       "get_bw",       "fetch_add8"};
+    "put_bw",       "get_bw",       "fetch_add8",  "flush_idle"};
 
 enum { V_DART, V_MPI, V_MEMCPY, V_SHMEM, V_COUNT };
 
@@ -101,6 +103,9 @@ static double run_dart(void *p, long n)
       rc |= dart_flush(g);
     }
     break;
+  case OP_FLUSH:
+    for (long i = 0; i < n; i++) rc |= dart_flush(g);
+    break;
   }
   if (c->op == OP_PUT_BW || c->op == OP_GET_BW) rc |= dart_flush(g);
   double t1 = bench_now();
@@ -146,6 +151,9 @@ static double run_mpi(void *p, long n)
       rc |= MPI_Win_flush(1, c->win);
     }
     break;
+  case OP_FLUSH:
+    for (long i = 0; i < n; i++) rc |= MPI_Win_flush(1, c->win);
+    break;
   }
   if (c->op == OP_PUT_BW || c->op == OP_GET_BW) rc |= MPI_Win_flush(1, c->win);
   double t1 = bench_now();
@@ -169,6 +177,8 @@ static double run_memcpy(void *p, long n)
   if (c->op == OP_FOP) {
     for (long i = 0; i < n; i++)
       __atomic_fetch_add((long long *)(void *)c->peer, 1LL, __ATOMIC_SEQ_CST);
+  } else if (c->op == OP_FLUSH) {
+    for (long i = 0; i < n; i++) atomic_thread_fence(memory_order_seq_cst);
   } else {
     for (long i = 0; i < n; i++) {
       memcpy(to, from, m);
@@ -212,6 +222,9 @@ static double run_shmem(void *p, long n)
   case OP_FOP:
     for (long i = 0; i < n; i++)
       (void)shmem_longlong_atomic_fetch_add((long long *)(void *)c->sym, 1, 1);
+    break;
+  case OP_FLUSH:
+    for (long i = 0; i < n; i++) shmem_quiet();
     break;
   }
   if (c->op == OP_PUT_BW || c->op == OP_GET_BW) shmem_quiet();
@@ -293,7 +306,7 @@ static long iters_for(size_t m)
 {
   long hi = bench.quick ? 200 : 2000;
   size_t budget = bench.quick ? ((size_t)4 << 20) : ((size_t)64 << 20);
-  long n = (long)(budget / m);
+  long n = m > 0 ? (long)(budget / m) : hi;
   if (n > hi) n = hi;
   return n < 4 ? 4 : n;
 }
@@ -318,8 +331,8 @@ static void run_all(rma_ctx_t *c, bench_variant_t *v)
   static const size_t quick_sizes[] = {1,     8,     64,     1024,
                                        16384, 65536, 262144, 2097152};
   for (int op = 0; op < OP_COUNT; op++) {
-    if (op == OP_FOP) {
-      run_size(c, v, op, 8);
+    if (op == OP_FOP || op == OP_FLUSH) {
+      run_size(c, v, op, op == OP_FOP ? 8 : 0);
       continue;
     }
     if (bench.quick) {

@@ -224,7 +224,8 @@ def section_rma(res, docs):
             continue
         out.append("### %s\n" % title)
         for op in ("put_blocking", "get_blocking", "put_nb_init",
-                   "get_nb_init", "put_bw", "get_bw", "fetch_add8"):
+                   "get_nb_init", "put_bw", "get_bw", "fetch_add8",
+                   "flush_idle"):
             out.append("**%s**\n\n%s" % (op, rma_table(res, path, op)))
         out.append(_overhead_table(res, path))
         for ops, name, bw in ((("put_blocking", "get_blocking"), "latency", 0),
@@ -238,15 +239,19 @@ def section_rma(res, docs):
 
 
 def _overhead_table(res, path):
-    out = ["Constant-overhead model t_DART(m) - t_MPI(m) = c (the DART-MPI "
-           "paper's fit), weighted least squares over all message sizes:\n"]
-    out += md_header("operation", "c (us)", "std. error (us)", "sizes")
+    out = ["Constant-overhead model t_DART(m) - t_base(m) = c (the DART-MPI "
+           "paper's fit), weighted least squares over all message sizes"
+           "%s:\n" % (" (base memcpy: DART's fixed cost per call over the "
+                      "bare copy)" if path == "shm" else "")]
+    out += md_header("operation", "base", "c (us)", "std. error (us)", "sizes")
     trials = int(res.ann.get("rma_" + path, {}).get("trials", "5"))
-    for op in ("put_blocking", "get_blocking", "put_nb_init", "get_nb_init"):
-        fit = overhead_fit(res.rma(path), op, trials)
-        if fit:
-            out.append("| %s | %+.4f | %.4f | %d |" % (op, fit[0], fit[1],
-                                                      len(fit[2])))
+    bases = ("mpi", "memcpy") if path == "shm" else ("mpi",)
+    for base in bases:
+        for op in ("put_blocking", "get_blocking", "put_nb_init", "get_nb_init"):
+            fit = overhead_fit(res.rma(path), op, trials, base)
+            if fit:
+                out.append("| %s | %s | %+.4f | %.4f | %d |" % (
+                    op, base, fit[0], fit[1], len(fit[2])))
     return "\n".join(out) + "\n"
 
 

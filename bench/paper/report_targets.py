@@ -29,6 +29,22 @@ def _ratio_target(tid, name, num, den, limit, evidence, higher_is_better=False):
             "limit": limit[0], "evidence": evidence}
 
 
+def _us(x):
+    return "-" if x is None else "%.4f us" % x
+
+
+def _shm_evidence(idx, tid):
+    """Measured decomposition behind the on-node small-message ratios."""
+    nb_d, nb_m = _t(idx, "put_nb_init", 8, "dart"), _t(idx, "put_nb_init", 8, "memcpy")
+    fl_d, fl_m = _t(idx, "flush_idle", 0, "dart"), _t(idx, "flush_idle", 0, "memcpy")
+    parts = ["one non-blocking 8 B dart_put %s vs one 8 B memcpy %s" % (
+        _us(nb_d), _us(nb_m))]
+    if tid in ("burst8", "fop8"):
+        parts.append("dart_flush with nothing outstanding %s vs a fence %s"
+                     % (_us(fl_d), _us(fl_m)))
+    return "; ".join(parts)
+
+
 def shm_targets(res):
     idx = res.rma("shm")
     out = []
@@ -38,9 +54,8 @@ def shm_targets(res):
                            ("fop8", "fetch_add8", "8 B fetch_and_op")):
         d, m = _t(idx, op, 8, "dart"), _t(idx, op, 8, "memcpy")
         floor = "CPU atomic" if op == "fetch_add8" else "memcpy+fence"
-        ev = "DART %s us, %s %s us per operation" % (
-            "-" if d is None else "%.4f" % d, floor,
-            "-" if m is None else "%.4f" % m)
+        ev = "per operation DART %s, %s %s; %s" % (
+            _us(d), floor, _us(m), _shm_evidence(idx, tid))
         out.append(_ratio_target(tid, "%s / %s (on-node)" % (label, floor),
                                  d, m, ("<= 2.00", 2.0), ev))
     for tid, op in (("bw_put", "put_bw"), ("bw_get", "get_bw")):
@@ -64,8 +79,8 @@ def _bandwidth_target(idx, tid, op):
             "met": worst[0] >= 0.90, "limit": ">= 0.90", "evidence": ev}
 
 
-def overhead_fit(idx, op, trials):
-    """The DART-MPI paper's model t_DART(m) - t_MPI(m) = c, fitted by
+def overhead_fit(idx, op, trials, base="mpi"):
+    """The DART-MPI paper's model t_DART(m) - t_base(m) = c, fitted by
     weighted least squares over all message sizes m: each difference is
     weighted by 1/sigma^2, sigma being the standard error of the two
     medians (from their median absolute deviation over the trials, at
@@ -73,17 +88,17 @@ def overhead_fit(idx, op, trials):
     chi^2) when the points scatter more than their errors say.
     Returns (c, err, sizes) in us, or None."""
     sizes = sorted(s for (o, s, v) in idx if o == op and v == "dart"
-                   and (o, s, "mpi") in idx)
+                   and (o, s, base) in idx)
     if len(sizes) < 2:
         return None
     d, w = [], []
     for s in sizes:
         sig2 = 0.0
-        for v in ("dart", "mpi"):
+        for v in ("dart", base):
             r = idx[(op, s, v)]
             se = 1.4826 * r.get("mad_us", 0.0) * 1.2533 / math.sqrt(trials)
             sig2 += max(se, 0.002 * r["median_us"], 1e-4) ** 2
-        d.append(idx[(op, s, "dart")]["median_us"] - idx[(op, s, "mpi")]["median_us"])
+        d.append(idx[(op, s, "dart")]["median_us"] - idx[(op, s, base)]["median_us"])
         w.append(1.0 / sig2)
     c = sum(wi * di for wi, di in zip(w, d)) / sum(w)
     chi2 = sum(wi * (di - c) ** 2 for wi, di in zip(w, d)) / (len(d) - 1)
