@@ -128,8 +128,17 @@ run_suite() {
   if [ -x "$dir/dart/bench/bench_lock" ]; then
     local flags=()
     [ "$mpi" = openmpi ] && flags=(--oversubscribe)
-    timeout "$tmo" "mpiexec.$mpi" -n 4 "${flags[@]}" "$dir/dart/bench/bench_lock" \
-      > "$res/lock.log" 2>&1 || { echo "bench: bench_lock FAILED"; status=1; }
+    # bench_lock [iterations per unit] [locks]
+    local lock_args=()
+    [ $quick -eq 1 ] && lock_args=(100)
+    local t0=$SECONDS
+    echo "lock_args=${lock_args[*]:-(defaults)}" >> "$res/meta.txt"
+    if timeout "$tmo" "mpiexec.$mpi" -n 4 "${flags[@]}" \
+         "$dir/dart/bench/bench_lock" "${lock_args[@]}" > "$res/lock.log" 2>&1; then
+      printf 'bench: %-12s %-14s %d units  %3ds  ok\n' "$mpi" bench_lock 4 $((SECONDS - t0))
+    else
+      echo "bench: $mpi bench_lock FAILED"; tail -20 "$res/lock.log"; status=1
+    fi
   fi
 }
 

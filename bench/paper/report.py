@@ -383,7 +383,9 @@ def section_lock(res):
     with open(path) as f:
         text = f.read().rstrip()
     units = res.meta.get("lock_units", "?")
-    out.append("Output of `bench_lock` at %s units, unchanged:\n" % units)
+    out.append("Output of `bench_lock %s` at %s units, unchanged (see the "
+               "header of bench/bench_lock.c for what it measures):\n" % (
+                   res.meta.get("lock_args", ""), units))
     out.append("```\n%s\n```\n" % text)
     return "\n".join(out)
 
