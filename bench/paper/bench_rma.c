@@ -9,7 +9,9 @@
  * times the completion call alone (nothing outstanding).
  *
  *   --path=shm  DART's on-node path; raw MPI on an MPI_Win_allocate_shared
- *               window; memcpy/atomics through that window as the floor.
+ *               window ("mpi") and on an MPI_Win_create window ("mpi_rma",
+ *               the paper's native MPI RMA); memcpy/atomics through the
+ *               shared window as the floor.
  *   --path=rma  DART_SIM_NODE_SIZE=1 (every unit its own node, all traffic
  *               through MPI RMA); raw MPI on an MPI_Win_create window.
  *
@@ -37,7 +39,7 @@ static const char *op_name[OP_COUNT] = {
     "put_blocking", "get_blocking", "put_nb_init", "get_nb_init",
     "put_bw",       "get_bw",       "fetch_add8",  "flush_idle"};
 
-enum { V_DART, V_MPI, V_MEMCPY, V_SHMEM, V_COUNT };
+enum { V_DART, V_MPI, V_MPI_RMA, V_MEMCPY, V_SHMEM, V_COUNT };
 
 #define MAX_SIZE ((size_t)2 << 20)
 #define BYTE DART_TYPE_BYTE
@@ -48,8 +50,9 @@ typedef struct {
   char *src, *dst; /* origin buffers (MAX_SIZE each)            */
   dart_gptr_t gp;  /* unit 1's part of the DART segment          */
   dart_gptr_t seg; /* the segment as allocated (for freeing)     */
-  MPI_Win win;     /* raw MPI window, target rank 1              */
-  char *winbuf;    /* memory behind an MPI_Win_create window     */
+  MPI_Win win;     /* raw MPI window of the path, target rank 1  */
+  MPI_Win wrma;    /* MPI_Win_create window (== win on rma path) */
+  char *winbuf;    /* memory behind the MPI_Win_create window    */
   char *peer;      /* unit 1's window memory (shm path), or NULL */
   char *sym;       /* OpenSHMEM symmetric buffer                 */
 } rma_ctx_t;
@@ -113,10 +116,9 @@ static double run_dart(void *p, long n)
   return rc == DART_OK ? t1 - t0 : -1.0;
 }
 
-/* Raw MPI: the same operations on rank 1 of an MPI window (lock_all). */
-static double run_mpi(void *p, long n)
+/* Raw MPI: the same operations on rank 1 of window w (lock_all). */
+static double mpi_ops(const rma_ctx_t *c, MPI_Win w, long n)
 {
-  rma_ctx_t *c = p;
   int m = (int)c->size;
   long long one = 1, res = 0;
   int rc = MPI_SUCCESS;
@@ -125,40 +127,54 @@ static double run_mpi(void *p, long n)
   switch (c->op) {
   case OP_PUT_BLOCK:
     for (long i = 0; i < n; i++) {
-      rc |= MPI_Put(c->src, m, MPI_BYTE, 1, 0, m, MPI_BYTE, c->win);
-      rc |= MPI_Win_flush(1, c->win);
+      rc |= MPI_Put(c->src, m, MPI_BYTE, 1, 0, m, MPI_BYTE, w);
+      rc |= MPI_Win_flush(1, w);
     }
     break;
   case OP_GET_BLOCK:
     for (long i = 0; i < n; i++) {
-      rc |= MPI_Get(c->dst, m, MPI_BYTE, 1, 0, m, MPI_BYTE, c->win);
-      rc |= MPI_Win_flush(1, c->win);
+      rc |= MPI_Get(c->dst, m, MPI_BYTE, 1, 0, m, MPI_BYTE, w);
+      rc |= MPI_Win_flush(1, w);
     }
     break;
   case OP_PUT_NB:
   case OP_PUT_BW:
     for (long i = 0; i < n; i++)
-      rc |= MPI_Put(c->src, m, MPI_BYTE, 1, 0, m, MPI_BYTE, c->win);
+      rc |= MPI_Put(c->src, m, MPI_BYTE, 1, 0, m, MPI_BYTE, w);
     break;
   case OP_GET_NB:
   case OP_GET_BW:
     for (long i = 0; i < n; i++)
-      rc |= MPI_Get(c->dst, m, MPI_BYTE, 1, 0, m, MPI_BYTE, c->win);
+      rc |= MPI_Get(c->dst, m, MPI_BYTE, 1, 0, m, MPI_BYTE, w);
     break;
   case OP_FOP:
     for (long i = 0; i < n; i++) {
-      rc |= MPI_Fetch_and_op(&one, &res, MPI_LONG_LONG, 1, 0, MPI_SUM, c->win);
-      rc |= MPI_Win_flush(1, c->win);
+      rc |= MPI_Fetch_and_op(&one, &res, MPI_LONG_LONG, 1, 0, MPI_SUM, w);
+      rc |= MPI_Win_flush(1, w);
     }
     break;
   case OP_FLUSH:
-    for (long i = 0; i < n; i++) rc |= MPI_Win_flush(1, c->win);
+    for (long i = 0; i < n; i++) rc |= MPI_Win_flush(1, w);
     break;
   }
-  if (c->op == OP_PUT_BW || c->op == OP_GET_BW) rc |= MPI_Win_flush(1, c->win);
+  if (c->op == OP_PUT_BW || c->op == OP_GET_BW) rc |= MPI_Win_flush(1, w);
   double t1 = bench_now();
-  if (c->op == OP_PUT_NB || c->op == OP_GET_NB) rc |= MPI_Win_flush(1, c->win);
+  if (c->op == OP_PUT_NB || c->op == OP_GET_NB) rc |= MPI_Win_flush(1, w);
   return rc == MPI_SUCCESS ? t1 - t0 : -1.0;
+}
+
+/* MPI on the window of the path (shared window on the shm path). */
+static double run_mpi(void *p, long n)
+{
+  const rma_ctx_t *c = p;
+  return mpi_ops(c, c->win, n);
+}
+
+/* MPI RMA on an MPI_Win_create window (the paper's "native MPI"). */
+static double run_mpi_rma(void *p, long n)
+{
+  const rma_ctx_t *c = p;
+  return mpi_ops(c, c->wrma, n);
 }
 
 /* The floor: load/store through the shared window, as a PGAS runtime on
@@ -234,35 +250,54 @@ static double run_shmem(void *p, long n)
 }
 #endif
 
-/* Creates the raw MPI window of the chosen path and opens a lock_all
- * epoch; on the shm path also returns unit 1's memory for load/store. */
+/* Window over malloc'd memory by MPI_Win_create, in a lock_all epoch. */
+static MPI_Win create_window(rma_ctx_t *c)
+{
+  MPI_Win w;
+  if (posix_memalign((void **)&c->winbuf, 64, MAX_SIZE) != 0)
+    bench_die("out of memory");
+  memset(c->winbuf, 0, MAX_SIZE);
+  if (MPI_Win_create(c->winbuf, (MPI_Aint)MAX_SIZE, 1, MPI_INFO_NULL,
+                     MPI_COMM_WORLD, &w) != MPI_SUCCESS)
+    bench_die("MPI_Win_create failed");
+  MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN);
+  MPI_Win_lock_all(MPI_MODE_NOCHECK, w);
+  return w;
+}
+
+/* The raw MPI windows: MPI_Win_create always; on the shm path also an
+ * MPI_Win_allocate_shared window, whose unit-1 memory serves load/store. */
 static void setup_mpi(rma_ctx_t *c)
 {
-  MPI_Comm comm = MPI_COMM_WORLD;
-  if (!path_rma) {
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
-                        &comm);
-    int nr = 0;
-    MPI_Comm_size(comm, &nr);
-    if (nr < 2) bench_die("units 0 and 1 are not on one node");
-    char *base = NULL;
-    if (MPI_Win_allocate_shared((MPI_Aint)MAX_SIZE, 1, MPI_INFO_NULL, comm,
-                                &base, &c->win) != MPI_SUCCESS)
-      bench_die("MPI_Win_allocate_shared failed");
-    MPI_Aint sz;
-    int du;
-    MPI_Win_shared_query(c->win, 1, &sz, &du, &c->peer);
-    MPI_Comm_free(&comm);
-  } else {
-    if (posix_memalign((void **)&c->winbuf, 64, MAX_SIZE) != 0)
-      bench_die("out of memory");
-    memset(c->winbuf, 0, MAX_SIZE);
-    if (MPI_Win_create(c->winbuf, (MPI_Aint)MAX_SIZE, 1, MPI_INFO_NULL, comm,
-                       &c->win) != MPI_SUCCESS)
-      bench_die("MPI_Win_create failed");
-  }
+  c->wrma = c->win = create_window(c);
+  if (path_rma) return;
+  MPI_Comm comm;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                      &comm);
+  int nr = 0;
+  MPI_Comm_size(comm, &nr);
+  if (nr < 2) bench_die("units 0 and 1 are not on one node");
+  char *base = NULL;
+  if (MPI_Win_allocate_shared((MPI_Aint)MAX_SIZE, 1, MPI_INFO_NULL, comm, &base,
+                              &c->win) != MPI_SUCCESS)
+    bench_die("MPI_Win_allocate_shared failed");
+  MPI_Aint sz;
+  int du;
+  MPI_Win_shared_query(c->win, 1, &sz, &du, &c->peer);
+  MPI_Comm_free(&comm);
   MPI_Win_set_errhandler(c->win, MPI_ERRORS_RETURN);
   MPI_Win_lock_all(MPI_MODE_NOCHECK, c->win);
+}
+
+static void free_windows(rma_ctx_t *c)
+{
+  if (c->win != c->wrma) {
+    MPI_Win_unlock_all(c->win);
+    MPI_Win_free(&c->win);
+  }
+  MPI_Win_unlock_all(c->wrma);
+  MPI_Win_free(&c->wrma);
+  free(c->winbuf);
 }
 
 /* Allocates the DART segment; disables DART if that fails anywhere. */
@@ -358,6 +393,7 @@ int main(int argc, char **argv)
   bench_variant_t v[V_COUNT] = {
       {"dart", run_dart, &c, dart_ok},
       {"mpi", run_mpi, &c, 1},
+      {"mpi_rma", run_mpi_rma, &c, !path_rma},
       {"memcpy", run_memcpy, &c, !path_rma},
       {"shmem", NULL, &c, 0},
   };
@@ -371,13 +407,11 @@ int main(int argc, char **argv)
   for (int j = 0; j < V_COUNT; j++)
     if (v[j].enabled) v[j].enabled = check_variant(&c, &v[j]);
   run_all(&c, v);
-  MPI_Win_unlock_all(c.win);
-  MPI_Win_free(&c.win);
+  free_windows(&c);
   if (dart_ok) dart_team_memfree(c.seg);
 #ifdef BENCH_HAVE_SHMEM
   shmem_free(c.sym);
 #endif
-  free(c.winbuf);
   free(c.src);
   free(c.dst);
   bench_finalize();

@@ -124,7 +124,8 @@ class Result:
 
 
 # ---------------------------------------------------------------- one-sided
-RMA_VARIANTS = [("dart", "DART"), ("mpi", "MPI"), ("memcpy", "memcpy/CPU"),
+RMA_VARIANTS = [("dart", "DART"), ("mpi", "MPI"),
+                ("mpi_rma", "MPI RMA (Win_create)"), ("memcpy", "memcpy/CPU"),
                 ("shmem", "OpenSHMEM")]
 
 
@@ -137,7 +138,7 @@ def rma_table(res, path, op):
     have = [v for v in RMA_VARIANTS if any((op, s, v[0]) in idx for s in sizes)]
     bw = op.endswith("_bw")
     head = ["size"] + [lab + (" MB/s" if bw else "") for _v, lab in have]
-    head += ["DART/MPI"] + (["DART/memcpy"] if path == "shm" else [])
+    head += ["DART/MPI"] + (["DART/MPI RMA", "DART/memcpy"] if path == "shm" else [])
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for s in sizes:
         cells = [fmt_size(s)]
@@ -150,8 +151,29 @@ def rma_table(res, path, op):
                 cells.append("%.0f" % (s / x) if bw else fmt_t(x))
         cells.append(_ratio_cell(t, "dart", "mpi"))
         if path == "shm":
+            cells.append(_ratio_cell(t, "dart", "mpi_rma"))
             cells.append(_ratio_cell(t, "dart", "memcpy"))
         out.append("| " + " | ".join(cells) + " |")
+    return "\n".join(out) + "\n"
+
+
+def fig2_table(res):
+    """The MPI-3 shm paper's Fig. 2 comparison in numbers: blocking latency
+    of DART over native MPI RMA and over OpenSHMEM (same process run)."""
+    idx = res.rma("shm")
+    out = ["Fig. 2 (blocking latency, 2 units on one node) as ratios; the "
+           "paper found DART ~ OpenSHMEM and native MPI RMA over 10x slower "
+           "for small messages:\n"]
+    out += md_header("size", "put: DART/MPI RMA", "put: DART/OpenSHMEM",
+                     "get: DART/MPI RMA", "get: DART/OpenSHMEM")
+    for s in (1, 8, 1024, 65536, 1 << 20, 2 << 20):
+        cells = [fmt_size(s)]
+        for op in ("put_blocking", "get_blocking"):
+            t = {v: idx[(op, s, v)]["median_us"] for v in ("dart", "mpi_rma", "shmem")
+                 if (op, s, v) in idx}
+            cells += [_ratio_cell(t, "dart", "mpi_rma"), _ratio_cell(t, "dart", "shmem")]
+        if any(c != "-" for c in cells[1:]):
+            out.append("| " + " | ".join(cells) + " |")
     return "\n".join(out) + "\n"
 
 
@@ -223,6 +245,8 @@ def section_rma(res, docs):
             out.append("### %s\n\n_not run or failed (see the log)_\n" % title)
             continue
         out.append("### %s\n" % title)
+        if path == "shm":
+            out.append(fig2_table(res))
         for op in ("put_blocking", "get_blocking", "put_nb_init",
                    "get_nb_init", "put_bw", "get_bw", "fetch_add8",
                    "flush_idle"):
