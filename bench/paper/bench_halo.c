@@ -18,7 +18,7 @@
  * MPI windows come from MPI_Win_allocate (one per version). After the
  * trials every received slot is checked byte by byte.
  *
- * CSV: units,size,variant,iters,median_us,min_us,check
+ * CSV: units,size,variant,iters,median_us,min_us,mad_us,check
  */
 #include "bench_common.h"
 
@@ -292,9 +292,9 @@ static void run_size(halo_ctx_t *c, bench_variant_t *v, size_t n)
       continue;
     }
     int ok = bench_all_ok(check_slots(c, received(c, j)));
-    bench_csv_row("%d,%zu,%s,%ld,%.6f,%.6f,%s", bench.size, n, vname[j],
+    bench_csv_row("%d,%zu,%s,%ld,%.6f,%.6f,%.6f,%s", bench.size, n, vname[j],
                   res[j].iters, res[j].median * 1e6, res[j].min * 1e6,
-                  ok ? "ok" : "FAILED");
+                  res[j].mad * 1e6, ok ? "ok" : "FAILED");
   }
 }
 
@@ -306,7 +306,7 @@ int main(int argc, char **argv)
   memset(&c, 0, sizeof c);
   bench_init(&argc, &argv, NULL, BENCH_MICRO_TRIALS);
   setup(&c, v);
-  bench_csv_header("units,size,variant,iters,median_us,min_us,check");
+  bench_csv_header("units,size,variant,iters,median_us,min_us,mad_us,check");
   for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
     run_size(&c, v, sizes[k]);
   for (int j = V_FENCE; j <= V_LOCK; j++) MPI_Win_free(&c.win[j]);
