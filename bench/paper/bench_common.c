@@ -12,6 +12,7 @@
 #include <time.h>
 
 bench_env_t bench;
+static int dart_started; /* dart_init succeeded on this unit */
 
 static int common_arg(const char *arg)
 {
@@ -56,8 +57,8 @@ void bench_init(int *argc, char ***argv, int (*extra)(const char *arg),
   shmem_init();
   bench.have_shmem = 1;
 #endif
-  int ok = dart_init(argc, argv) == DART_OK;
-  bench.have_dart = bench_all_ok(ok);
+  dart_started = dart_init(argc, argv) == DART_OK;
+  bench.have_dart = bench_all_ok(dart_started);
   if (!bench.have_dart && bench.rank == 0)
     fprintf(stderr, "bench: dart_init failed, DART variants disabled\n");
 }
@@ -119,7 +120,7 @@ void bench_finalize(void)
 {
   if (bench.csv != NULL && bench.csv != stdout) fclose(bench.csv);
   bench.csv = NULL;
-  if (bench.have_dart) dart_exit();
+  if (dart_started) dart_exit();
 #ifdef BENCH_HAVE_SHMEM
   /* Open MPI's shmem_finalize also finalizes MPI. */
   shmem_finalize();

@@ -280,16 +280,44 @@ def _overhead_table(res, path):
 
 
 # ------------------------------------------------------------ applications
-def section_gups(res, docs):
-    rows = res.prefixed("gups_np")
-    out = ["## RandomAccess / GUPS (MPI-3 shm paper Fig. 5)\n",
-           "HPCC rules: 64-bit table, 4 x table-size XOR updates from the "
-           "HPCC stream, remote atomics with at most 1024 updates in flight "
-           "(HPCC's look-ahead), then verification by a sequential replay "
-           "on unit 0 (HPCC allows 1% wrong words). Table size per unit is "
-           "the same at every unit count (weak scaling).\n"]
+INTRO = {
+    "gups": ["## RandomAccess / GUPS (MPI-3 shm paper Fig. 5)\n",
+        "HPCC rules: 64-bit table, 4 x table-size XOR updates from the "
+        "HPCC stream, remote atomics with at most 1024 updates in flight "
+        "(HPCC's look-ahead), then verification by a sequential replay "
+        "on unit 0 (HPCC allows 1% wrong words). Table size per unit is "
+        "the same at every unit count (weak scaling).\n"],
+    "stencil": ["## Five-point stencil (MPI-3 shm paper Fig. 6)\n",
+        "Jacobi sweeps on an N x N grid of doubles, block rows, halo rows "
+        "exchanged after every sweep (DART: blocking put + barrier; MPI: "
+        "two-sided MPI_Sendrecv; OpenSHMEM: putmem + barrier_all), "
+        "residual check every 20 sweeps inside the timed loop. 64x64 runs "
+        "until the residual reaches the tolerance; 1024x1024 runs a fixed "
+        "number of sweeps (Jacobi would need millions to converge). "
+        "Sweeps, residual and checksum must be bit-identical across "
+        "versions.\n"],
+    "halo": ["## Halo exchange (Thakur/Gropp/Toonen, Tables 1-2)\n",
+        "Periodic 2-D unit grid, every unit sends n bytes to each of 4 "
+        "neighbours per step. Ratios: time of the one-sided version / "
+        "time of MPI point-to-point (the paper's tables: smaller is "
+        "better). The DART version is put + flush + notification flag "
+        "(see bench/paper/bench_halo.c). Every received halo is checked.\n"],
+}
+
+
+def start_section(res, key, prefix):
+    """Rows of the CSVs named prefix*, and the section's first lines."""
+    rows = res.prefixed(prefix)
+    out = list(INTRO[key])
     if not rows:
-        return "\n".join(out + ["_not run or failed_\n"])
+        out.append("_not run or failed_\n")
+    return rows, out
+
+
+def section_gups(res, docs):
+    rows, out = start_section(res, "gups", "gups_np")
+    if not rows:
+        return "\n".join(out)
     out += md_header("units", "version", "table words", "updates", "time",
                      "GUPS", "wrong words", "vs MPI", "vs OpenSHMEM")
     by = index(rows, "units", "variant")
@@ -313,18 +341,9 @@ def section_gups(res, docs):
 
 
 def section_stencil(res, docs):
-    rows = res.prefixed("stencil_np")
-    out = ["## Five-point stencil (MPI-3 shm paper Fig. 6)\n",
-           "Jacobi sweeps on an N x N grid of doubles, block rows, halo rows "
-           "exchanged after every sweep (DART: blocking put + barrier; MPI: "
-           "two-sided MPI_Sendrecv; OpenSHMEM: putmem + barrier_all), "
-           "residual check every 20 sweeps inside the timed loop. 64x64 runs "
-           "until the residual reaches the tolerance; 1024x1024 runs a fixed "
-           "number of sweeps (Jacobi would need millions to converge). "
-           "Sweeps, residual and checksum must be bit-identical across "
-           "versions.\n"]
+    rows, out = start_section(res, "stencil", "stencil_np")
     if not rows:
-        return "\n".join(out + ["_not run or failed_\n"])
+        return "\n".join(out)
     out += md_header("units", "grid", "tolerance", "sweeps", "version",
                      "time", "time/sweep", "vs MPI", "residual", "checksum",
                      "equal to MPI")
@@ -356,15 +375,9 @@ HALO = ("fence", "pscw", "lock", "dart")
 
 
 def section_halo(res, docs):
-    rows = res.prefixed("halo_np")
-    out = ["## Halo exchange (Thakur/Gropp/Toonen, Tables 1-2)\n",
-           "Periodic 2-D unit grid, every unit sends n bytes to each of 4 "
-           "neighbours per step. Ratios: time of the one-sided version / "
-           "time of MPI point-to-point (the paper's tables: smaller is "
-           "better). The DART version is put + flush + notification flag "
-           "(see bench/paper/bench_halo.c). Every received halo is checked.\n"]
+    rows, out = start_section(res, "halo", "halo_np")
     if not rows:
-        return "\n".join(out + ["_not run or failed_\n"])
+        return "\n".join(out)
     by = index(rows, "units", "size", "variant")
     for u in sorted({k[0] for k in by}):
         out += ["**%d units** (p2p time per step, then ratios)\n" % u]
