@@ -16,7 +16,7 @@
  * Verification: unit 0 gathers the final table and replays every update
  * sequentially; HPCC accepts an error rate of at most 1%.
  *
- *   --log2-local=N   words per unit = 2^N (default 12 quick, 16 full)
+ *   --log2-local=N   words per unit = 2^N (default 12 quick, 14 full)
  *
  * CSV: units,variant,table_words,updates,median_s,min_s,gups,errors
  */
@@ -190,7 +190,7 @@ static void setup(gups_ctx_t *c, bench_variant_t *v)
   while ((1 << logp) < bench.size) logp++;
   if ((1 << logp) != bench.size)
     bench_die("the unit count must be a power of two (HPCC)");
-  c->logl = opt_logl > 0 ? opt_logl : (bench.quick ? 12 : 16);
+  c->logl = opt_logl > 0 ? opt_logl : (bench.quick ? 12 : 14);
   c->nlocal = (uint64_t)1 << c->logl;
   c->ntotal = c->nlocal << logp;
   c->nupd = (long)(4 * c->nlocal);
