@@ -96,11 +96,12 @@ void bench_interleave(bench_variant_t *v, int nv, long iters, double budget,
                       bench_result_t *res);
 
 /* Time budget per timed call of the micro-benchmarks (seconds). */
-#define BENCH_CALL_BUDGET (bench.quick ? 0.002 : 0.005)
+#define BENCH_CALL_BUDGET 0.001
 
-/* Trials of the micro-benchmarks: many short ones, so that the median
- * dodges the time slices other processes take on a shared machine. */
-#define BENCH_MICRO_TRIALS 9, 21
+/* Trials of the micro-benchmarks: many short ones (at most ~1 ms, well
+ * under a scheduler time slice), so that the median dodges the slices
+ * other processes take on a shared machine. */
+#define BENCH_MICRO_TRIALS 9, 31
 /* Trials of the application benchmarks (fixed work per trial). */
 #define BENCH_APP_TRIALS 5, 11
 

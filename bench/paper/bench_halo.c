@@ -282,7 +282,7 @@ static void run_size(halo_ctx_t *c, bench_variant_t *v, size_t n)
   bench_result_t res[V_COUNT];
   size_t budget = bench.quick ? ((size_t)8 << 20) : ((size_t)256 << 20);
   long iters = (long)(budget / (NDIR * n));
-  long hi = bench.quick ? 100 : 1000;
+  long hi = bench.quick ? 50 : 100;
   iters = iters > hi ? hi : (iters < 4 ? 4 : iters);
   c->n = n;
   bench_interleave(v, V_COUNT, iters, BENCH_CALL_BUDGET, res);

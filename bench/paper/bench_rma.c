@@ -339,7 +339,7 @@ static int check_variant(rma_ctx_t *c, bench_variant_t *v)
  * budget for large ones. */
 static long iters_for(size_t m)
 {
-  long hi = bench.quick ? 200 : 2000;
+  long hi = bench.quick ? 100 : 200;
   size_t budget = bench.quick ? ((size_t)4 << 20) : ((size_t)64 << 20);
   long n = m > 0 ? (long)(budget / m) : hi;
   if (n > hi) n = hi;
