@@ -173,8 +173,8 @@ static double timed_call(bench_variant_t *v, long iters)
   return out[1] > 0 ? -1.0 : out[0];
 }
 
-/* Warm-up call of variant j; with a budget it also picks the variant's
- * iteration count so that one call takes about `budget` seconds. */
+/* Warm-up call of a variant; with a budget it also proposes an iteration
+ * count with which one call takes about `budget` seconds. */
 static void warm_up(bench_variant_t *v, long iters, double budget,
                     bench_result_t *r)
 {
@@ -194,7 +194,14 @@ void bench_interleave(bench_variant_t *v, int nv, long iters, double budget,
   int nt = bench.trials;
   double *t = calloc((size_t)(nv * nt), sizeof *t);
   if (t == NULL) bench_die("out of memory");
-  for (int j = 0; j < nv; j++) warm_up(&v[j], iters, budget, &res[j]);
+  long common = iters;
+  for (int j = 0; j < nv; j++) {
+    warm_up(&v[j], iters, budget, &res[j]);
+    if (res[j].ok && res[j].iters < common) common = res[j].iters;
+  }
+  /* Same operation count for every variant: a burst's length changes what
+   * it measures (cache reuse, queue depth). */
+  for (int j = 0; j < nv; j++) res[j].iters = common;
   for (int trial = 0; trial < nt; trial++) {
     for (int k = 0; k < nv; k++) {
       int j = (trial + k) % nv;
