@@ -515,7 +515,7 @@ def print_targets(res):
 METHOD = """## Methodology
 
 * All variants of a comparison run in the **same process run**, trial by
-  trial interleaved (the variant that goes first rotates), after one
+  trial interleaved (in an order shuffled per trial), after one
   warm-up call each. Every number is the **median over trials** of the time
   per operation (maximum over units); trials per point in this run: %s.
   Every result is a ratio of two such medians; absolute times are context.
