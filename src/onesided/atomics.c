@@ -36,13 +36,28 @@ static inline dart_ret_t atomic_check(const char *func, dart_datatype_t dtype,
   return DART_OK;
 }
 
-static dart_ret_t misaligned(const char *func, const dart__target_t *t,
-                             size_t esz)
+static dart_ret_t misaligned(const char *func, dart_gptr_t gptr, size_t esz)
 {
   dart__log(DART__LOG_ERROR, func,
-            "target of unit %d at displacement %lld is not aligned to the "
-            "%zu-byte element size", t->unit, (long long)t->disp, esz);
+            "offset %llu of the target is not a multiple of the %zu-byte "
+            "element size", (unsigned long long)gptr.addr_or_offs.offset, esz);
   return DART_ERR_INVAL;
+}
+
+/* Resolves the target of an atomic of nelem elements of esz bytes; the
+ * offset must be element-aligned (CPU atomics need it, and so do MPI's). */
+static inline dart_ret_t atomic_target(const char *func, dart_gptr_t gptr,
+                                       size_t nelem, size_t esz,
+                                       dart__target_t *t)
+{
+  size_t bytes;
+  if (__builtin_mul_overflow(nelem, esz, &bytes)) {
+    dart__log(DART__LOG_ERROR, func, "%zu elements are too many", nelem);
+    return DART_ERR_INVAL;
+  }
+  if (__builtin_expect((gptr.addr_or_offs.offset & (esz - 1)) != 0, 0))
+    return misaligned(func, gptr, esz);
+  return dart__segment_resolve(func, gptr, bytes, t);
 }
 
 static dart_ret_t mpi_fail(const char *func, const char *call, int rc)
@@ -63,15 +78,13 @@ static dart_ret_t accumulate(const char *func, dart_gptr_t gptr,
   MPI_Op mop;
   dart_ret_t ret = atomic_check(func, dtype, op, &ty, &mop);
   if (ret != DART_OK) return ret;
-  size_t esz = ty->base_size, bytes;
-  DART__CHECK_ARG(!__builtin_mul_overflow(nelem, esz, &bytes),
-                  "%zu elements are too many", nelem);
+  size_t esz = ty->base_size;
   dart__target_t t;
-  ret = dart__segment_resolve(func, gptr, bytes, &t);
+  ret = atomic_target(func, gptr, nelem, esz, &t);
   if (ret != DART_OK) return ret;
   if (t.seg->cpu_atomics) {
     if (dart__cpu_atomic(t.local, values, NULL, nelem, esz, dtype, op) != 0)
-      return misaligned(func, &t, esz);
+      return misaligned(func, gptr, esz);
     return DART_OK;
   }
   ret = dart__mpi_atomic(func, &t, values, NULL, nelem, ty, dtype, op, mop);
@@ -109,11 +122,11 @@ dart_ret_t dart_fetch_and_op(dart_gptr_t gptr, const void *value, void *result,
   dart_ret_t ret = atomic_check(__func__, dtype, op, &ty, &mop);
   if (__builtin_expect(ret != DART_OK, 0)) return ret;
   dart__target_t t;
-  ret = dart__segment_resolve(__func__, gptr, ty->base_size, &t);
+  ret = atomic_target(__func__, gptr, 1, ty->base_size, &t);
   if (__builtin_expect(ret != DART_OK, 0)) return ret;
   if (t.seg->cpu_atomics) {
     if (dart__cpu_atomic(t.local, value, result, 1, ty->base_size, dtype, op))
-      return misaligned(__func__, &t, ty->base_size);
+      return misaligned(__func__, gptr, ty->base_size);
     return DART_OK;
   }
   return dart__mpi_atomic(__func__, &t, value, result, 1, ty, dtype, op, mop);
@@ -131,11 +144,11 @@ dart_ret_t dart_compare_and_swap(dart_gptr_t gptr, const void *value,
                   "needs BYTE..ULONGLONG)", (long long)dtype);
   const dart__type_t *ty = dart__type_get(dtype);
   dart__target_t t;
-  dart_ret_t ret = dart__segment_resolve(__func__, gptr, ty->base_size, &t);
+  dart_ret_t ret = atomic_target(__func__, gptr, 1, ty->base_size, &t);
   if (__builtin_expect(ret != DART_OK, 0)) return ret;
   if (t.seg->cpu_atomics) {
     if (dart__cpu_cas(t.local, value, compare, result, ty->base_size, dtype))
-      return misaligned(__func__, &t, ty->base_size);
+      return misaligned(__func__, gptr, ty->base_size);
     return DART_OK;
   }
   return dart__mpi_cas(__func__, &t, value, compare, result, ty, dtype);

@@ -113,7 +113,8 @@ static inline void dart__local_copy(char *dst, const char *src,
  * laid out as x->dst, target laid out as x->src. With req != NULL and a
  * transfer that fits one MPI call, a request-based call is used and *req
  * set; otherwise *req (if given) is MPI_REQUEST_NULL and completion is by
- * flush. Contiguous transfers of more than INT_MAX elements are chunked.
+ * flush (chunked transfers, and gets with a non-contiguous layout).
+ * Contiguous transfers of more than INT_MAX elements are chunked.
  */
 DART__HIDDEN dart_ret_t dart__mpi_xfer(const char *func, bool put, void *buf,
                                        const dart__target_t *t,
@@ -147,6 +148,10 @@ struct dart_handle_struct {
   bool by_flush;   /* chunked transfer without request: complete locally
                       by MPI_Win_flush_local                              */
 };
+
+/* Waits for the requests of handles released by dart_handle_free (at
+ * dart_exit, before windows are freed). */
+DART__HIDDEN void dart__handles_fini(void);
 
 /* MPI window flush helpers (mark nothing, just complete). */
 static inline dart_ret_t dart__flush_target(const char *func, MPI_Win win,
