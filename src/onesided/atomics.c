@@ -8,8 +8,34 @@
  * the shared mapping; all others use MPI atomics on the RMA window, for
  * every target including the caller itself.
  */
+#include <pthread.h>
+
 #include "onesided/cpu_atomic.h"
 #include "onesided/onesided.h"
+
+/* MPI op of every (predefined op, basic type) pair valid for atomics, as
+ * dart__op_mpi answers, cached on first use (MPI_OP_NULL: invalid). */
+static MPI_Op op_cache[DART_OP_LAST][DART_TYPE_LAST];
+static pthread_once_t op_cache_once = PTHREAD_ONCE_INIT;
+static int op_cache_ready;
+
+static void op_cache_fill(void)
+{
+  for (int op = 0; op < DART_OP_LAST; op++)
+    for (int t = 0; t < DART_TYPE_LAST; t++)
+      op_cache[op][t] = (op == DART_OP_MINMAX || op == DART_OP_UNDEFINED)
+                            ? MPI_OP_NULL
+                            : dart__op_mpi((dart_operation_t)op, t);
+  __atomic_store_n(&op_cache_ready, 1, __ATOMIC_RELEASE);
+}
+
+static inline MPI_Op atomic_op(dart_operation_t op, dart_datatype_t basic)
+{
+  if (__builtin_expect(!__atomic_load_n(&op_cache_ready, __ATOMIC_ACQUIRE), 0))
+    pthread_once(&op_cache_once, op_cache_fill);
+  if (op >= DART_OP_LAST) return MPI_OP_NULL;
+  return op_cache[op][basic];
+}
 
 /* Validates a basic dtype and a predefined op valid for it. */
 static inline dart_ret_t atomic_check(const char *func, dart_datatype_t dtype,
@@ -23,8 +49,7 @@ static inline dart_ret_t atomic_check(const char *func, dart_datatype_t dtype,
               (long long)dtype);
     return DART_ERR_INVAL;
   }
-  MPI_Op m = (op == DART_OP_MINMAX || op > DART_OP_NO_OP)
-                 ? MPI_OP_NULL : dart__op_mpi(op, dtype);
+  MPI_Op m = atomic_op(op, dtype);
   if (__builtin_expect(m == MPI_OP_NULL, 0)) {
     dart__log(DART__LOG_ERROR, func,
               "operation %llu is not a predefined atomic operation for "
@@ -125,6 +150,8 @@ dart_ret_t dart_fetch_and_op(dart_gptr_t gptr, const void *value, void *result,
   ret = atomic_target(__func__, gptr, 1, ty->base_size, &t);
   if (__builtin_expect(ret != DART_OK, 0)) return ret;
   if (t.seg->cpu_atomics) {
+    if (dart__cpu_atomic_fast(t.local, value, result, ty->base_size, dtype, op))
+      return DART_OK;
     if (dart__cpu_atomic(t.local, value, result, 1, ty->base_size, dtype, op))
       return misaligned(__func__, gptr, ty->base_size);
     return DART_OK;

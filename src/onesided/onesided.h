@@ -98,11 +98,24 @@ static inline bool dart__xfer_contiguous(const dart__xfer_t *x)
 DART__HIDDEN void dart__copy_layout(char *dst, const char *src,
                                     const dart__xfer_t *x);
 
+/* memcpy with the common small sizes as inline moves. */
+static inline void dart__copy_bytes(char *dst, const char *src, size_t n)
+{
+  switch (n) {
+  case 1: __builtin_memcpy(dst, src, 1); break;
+  case 2: __builtin_memcpy(dst, src, 2); break;
+  case 4: __builtin_memcpy(dst, src, 4); break;
+  case 8: __builtin_memcpy(dst, src, 8); break;
+  case 16: __builtin_memcpy(dst, src, 16); break;
+  default: memcpy(dst, src, n);
+  }
+}
+
 static inline void dart__local_copy(char *dst, const char *src,
                                     const dart__xfer_t *x)
 {
   if (__builtin_expect(dart__xfer_contiguous(x), 1))
-    memcpy(dst, src, x->nelem * x->src->base_size);
+    dart__copy_bytes(dst, src, x->nelem * x->src->base_size);
   else
     dart__copy_layout(dst, src, x);
 }
