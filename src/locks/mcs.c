@@ -94,21 +94,21 @@ dart_ret_t dart__mcs_init_record(struct dart_lock_struct *l)
 
 /*
  * First half of acquire: appends the caller to the queue. *granted is true
- * if the lock was free (the caller holds it now); otherwise the caller is
- * linked behind its predecessor and must call dart__mcs_wait.
+ * if the lock was free (the caller holds it now: one atomic in all);
+ * otherwise the caller raises its FLAG, links itself behind its
+ * predecessor and must call dart__mcs_wait. The predecessor clears FLAG
+ * only after it has seen the link, so raising it after the swap is safe.
  */
 dart_ret_t dart__mcs_enqueue(struct dart_lock_struct *l, bool *granted)
 {
-  dart_ret_t ret = mcs_store(l, l->myid, DART__MCS_NEXT, -1);
-  if (ret == DART_OK) ret = mcs_store(l, l->myid, DART__MCS_FLAG, 1);
   int32_t pred = -1;
-  if (ret == DART_OK)
-    ret = mcs_fop(mcs_at(l, l->tail_unit, DART__MCS_TAIL), l->myid, &pred,
-                  DART_OP_REPLACE);
+  dart_ret_t ret = mcs_fop(mcs_at(l, l->tail_unit, DART__MCS_TAIL), l->myid,
+                           &pred, DART_OP_REPLACE);
   if (ret != DART_OK) return ret;
   *granted = pred < 0;
   if (*granted) return DART_OK;
-  /* FLAG was raised before the swap, so the hand-over cannot be lost. */
+  ret = mcs_store(l, l->myid, DART__MCS_FLAG, 1);
+  if (ret != DART_OK) return ret;
   return mcs_store(l, pred, DART__MCS_NEXT, l->myid);
 }
 
@@ -119,12 +119,11 @@ dart_ret_t dart__mcs_wait(struct dart_lock_struct *l)
   return mcs_spin(l, DART__MCS_FLAG, 0, true, &flag);
 }
 
-/* Takes the lock only if the queue is empty. */
+/* Takes the lock only if the queue is empty: one compare-and-swap. */
 dart_ret_t dart__mcs_try(struct dart_lock_struct *l, bool *acquired)
 {
   int32_t old = -2;
-  dart_ret_t ret = mcs_store(l, l->myid, DART__MCS_NEXT, -1);
-  if (ret == DART_OK) ret = mcs_cas_tail(l, l->myid, -1, &old);
+  dart_ret_t ret = mcs_cas_tail(l, l->myid, -1, &old);
   *acquired = ret == DART_OK && old == -1;
   return ret;
 }
@@ -132,7 +131,10 @@ dart_ret_t dart__mcs_try(struct dart_lock_struct *l, bool *acquired)
 /*
  * Hands the lock to the successor, or empties the queue if there is none.
  * A successor that already swapped TAIL but has not linked itself yet is
- * waited for (it is about to write our NEXT).
+ * waited for (it is about to write our NEXT). Invariant: a unit's NEXT is
+ * -1 whenever it is not in the queue, so acquire need not reset it; the
+ * releasing unit restores it before handing over (nobody else writes it
+ * until the unit enqueues again).
  */
 dart_ret_t dart__mcs_release(struct dart_lock_struct *l)
 {
@@ -146,5 +148,7 @@ dart_ret_t dart__mcs_release(struct dart_lock_struct *l)
     ret = mcs_spin(l, DART__MCS_NEXT, -1, false, &next);
     if (ret != DART_OK) return ret;
   }
+  ret = mcs_store(l, l->myid, DART__MCS_NEXT, -1);
+  if (ret != DART_OK) return ret;
   return mcs_store(l, next, DART__MCS_FLAG, 0);
 }
