@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_common.h"
+
 enum { SHARED, CREATE_SHM, CREATE_MEM, ALLOCATE, DYNAMIC, NKINDS };
 static const char *kind_name[] = {"shared", "create/shm", "create/mem",
                                   "allocate", "dynamic"};
@@ -80,8 +82,10 @@ static double lat(win_t *w, int get, int iters)
   double t0 = MPI_Wtime();
   if (me == 0) {
     for (int i = 0; i < iters; i++) {
-      if (get) MPI_Get(&v, 8, MPI_BYTE, 1, w->disp, 8, MPI_BYTE, w->win);
-      else MPI_Put(&v, 8, MPI_BYTE, 1, w->disp, 8, MPI_BYTE, w->win);
+      if (get)
+        MPI_Get(&v, 8, MPI_BYTE, 1, w->disp, 8, MPI_BYTE, w->win);
+      else
+        MPI_Put(&v, 8, MPI_BYTE, 1, w->disp, 8, MPI_BYTE, w->win);
       MPI_Win_flush(1, w->win);
     }
   }
@@ -113,22 +117,16 @@ static double memcpy_lat(int iters)
 
 int main(int argc, char **argv)
 {
-  if (dart_init(&argc, &argv) != DART_OK) return 1;
+  same_node = bench_setup(&argc, &argv, &world, &me, &nunits);
   int iters = argc > 1 ? atoi(argv[1]) : 20000;
-  MPI_Comm_dup(MPI_COMM_WORLD, &world);
-  MPI_Comm_rank(world, &me);
-  MPI_Comm_size(world, &nunits);
-  MPI_Comm node;
-  int nsize;
-  MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  MPI_Comm_size(node, &nsize);
-  same_node = nsize == nunits;
   if (nunits < 2) {
     if (me == 0) printf("bench_windows needs 2 units\n");
   } else {
     if (me == 0)
-      printf("# bench_windows: %d units, %d iterations, 8-byte op + flush [us]\n"
-             "# %-12s %10s %10s\n", nunits, iters, "window", "put", "get");
+      printf(
+          "# bench_windows: %d units, %d iterations, 8-byte op + flush [us]\n"
+          "# %-12s %10s %10s\n",
+          nunits, iters, "window", "put", "get");
     for (int k = 0; k < NKINDS; k++) {
       if (!same_node && (k == SHARED || k == CREATE_SHM)) continue;
       win_t w;
@@ -143,7 +141,6 @@ int main(int argc, char **argv)
       if (me == 0) printf("  %-12s %10.3f %10s\n", "memcpy+fence", m, "-");
     }
   }
-  MPI_Comm_free(&node);
   MPI_Comm_free(&world);
   dart_exit();
   return 0;

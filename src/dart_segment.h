@@ -31,40 +31,40 @@ typedef enum {
 typedef struct dart__segment {
   /* Hot fields first: everything the resolver reads is in the first
    * cache line, without touching the team. */
-  int nunits;           /* team size                                      */
-  int myid;             /* caller's team unit id                          */
-  size_t sym_size;      /* portion size of every unit if all are equal    */
-  size_t *sizes;        /* [nunits] portion sizes, NULL if symmetric      */
-  char **unit_base;     /* [nunits] portion base of every unit the caller
-                           can load/store (itself, node peers of shared
-                           memory), NULL for the others                   */
-  MPI_Aint disp_pad;    /* window displacement of every unit's portion   */
-  MPI_Aint *disp_pads;  /* [nunits] the same if it differs per unit      */
-  MPI_Win win;          /* RMA window on team->comm (rank = team unit),
-                           in a lock_all epoch for its whole life         */
-  bool cpu_atomics;     /* atomics by CPU instructions on the mapping     */
-  int mpi_used;         /* sticky: an MPI RMA op was issued on win        */
+  int nunits;          /* team size                                      */
+  int myid;            /* caller's team unit id                          */
+  size_t sym_size;     /* portion size of every unit if all are equal    */
+  size_t *sizes;       /* [nunits] portion sizes, NULL if symmetric      */
+  char **unit_base;    /* [nunits] portion base of every unit the caller
+                          can load/store (itself, node peers of shared
+                          memory), NULL for the others                   */
+  MPI_Aint disp_pad;   /* window displacement of every unit's portion   */
+  MPI_Aint *disp_pads; /* [nunits] the same if it differs per unit      */
+  MPI_Win win;         /* RMA window on team->comm (rank = team unit),
+                          in a lock_all epoch for its whole life         */
+  bool cpu_atomics;    /* atomics by CPU instructions on the mapping     */
+  int mpi_used;        /* sticky: an MPI RMA op was issued on win        */
 
   int16_t segid;
   dart__seg_kind_t kind;
-  uint16_t flags;       /* dart_gptr_setflags word (local copy)           */
+  uint16_t flags; /* dart_gptr_setflags word (local copy)           */
   dart__team_t *team;
-  MPI_Win shm_win;      /* separate shared-memory window on the node comm,
-                           MPI_WIN_NULL if none or if win is itself shared */
-  char *base;           /* caller's portion                               */
-  size_t size;          /* caller's portion size in bytes                 */
-  void *mpi_mem;        /* MPI_Alloc_mem block behind base, if any        */
-  bool locked;          /* win is in its lock_all epoch                   */
-  void *owner;          /* dart_allocator_t owning an ALLOCATOR segment   */
+  MPI_Win shm_win; /* separate shared-memory window on the node comm,
+                      MPI_WIN_NULL if none or if win is itself shared */
+  char *base;      /* caller's portion                               */
+  size_t size;     /* caller's portion size in bytes                 */
+  void *mpi_mem;   /* MPI_Alloc_mem block behind base, if any        */
+  bool locked;     /* win is in its lock_all epoch                   */
+  void *owner;     /* dart_allocator_t owning an ALLOCATOR segment   */
 } dart__segment_t;
 
 /* Where a (gptr, nbytes) access goes. */
 typedef struct {
   dart__segment_t *seg;
-  int unit;           /* target team unit (= rank in seg->win)              */
-  MPI_Aint disp;      /* target displacement in seg->win (disp unit 1)      */
-  char *local;        /* load/store address of the target bytes if the
-                         target's memory is mapped by the caller, else NULL */
+  int unit;      /* target team unit (= rank in seg->win)              */
+  MPI_Aint disp; /* target displacement in seg->win (disp unit 1)      */
+  char *local;   /* load/store address of the target bytes if the
+                    target's memory is mapped by the caller, else NULL */
 } dart__target_t;
 
 /* Logs why resolving gptr failed (out of line: the cold path). */

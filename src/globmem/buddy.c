@@ -32,9 +32,9 @@ struct dart__buddy {
   int32_t head[MAX_ORDERS]; /* free list per order                 */
   block_t *blocks;          /* record storage                      */
   int32_t nblocks, cap_blocks;
-  int32_t recycled;         /* stack of unused records (via .next) */
-  int32_t *slots;           /* hash table of record indices or NIL */
-  size_t nslots;            /* power of two                        */
+  int32_t recycled; /* stack of unused records (via .next) */
+  int32_t *slots;   /* hash table of record indices or NIL */
+  size_t nslots;    /* power of two                        */
   size_t used_slots;
   size_t live;
 };
@@ -91,8 +91,7 @@ static int hash_resize(dart__buddy_t *b, size_t nslots)
 
 static int hash_insert(dart__buddy_t *b, int32_t rec)
 {
-  if (2 * (b->used_slots + 1) > b->nslots &&
-      hash_resize(b, 2 * b->nslots) != 0)
+  if (2 * (b->used_slots + 1) > b->nslots && hash_resize(b, 2 * b->nslots) != 0)
     return -1;
   b->slots[hash_probe(b, b->blocks[rec].off)] = rec;
   b->used_slots++;
@@ -111,8 +110,8 @@ static void hash_remove(dart__buddy_t *b, uint64_t off)
     size_t home = hash_home(b, b->blocks[b->slots[j]].off);
     /* Move entry j into the hole unless its home lies cyclically in
      * (hole, j], in which case it is still reachable without the hole. */
-    bool reachable = (hole < j) ? (home > hole && home <= j)
-                                : (home > hole || home <= j);
+    bool reachable =
+        (hole < j) ? (home > hole && home <= j) : (home > hole || home <= j);
     if (!reachable) {
       b->slots[hole] = b->slots[j];
       b->slots[j] = NIL;
@@ -137,8 +136,11 @@ static int32_t record_new(dart__buddy_t *b, uint64_t off, unsigned order)
     }
     r = b->nblocks++;
   }
-  b->blocks[r] = (block_t){.off = off, .prev = NIL, .next = NIL,
-                           .order = (uint8_t)order, .free = false};
+  b->blocks[r] = (block_t){.off = off,
+                           .prev = NIL,
+                           .next = NIL,
+                           .order = (uint8_t)order,
+                           .free = false};
   return r;
 }
 
@@ -161,8 +163,10 @@ static void list_push(dart__buddy_t *b, int32_t r)
 static void list_unlink(dart__buddy_t *b, int32_t r)
 {
   block_t *blk = &b->blocks[r];
-  if (blk->prev != NIL) b->blocks[blk->prev].next = blk->next;
-  else b->head[blk->order] = blk->next;
+  if (blk->prev != NIL)
+    b->blocks[blk->prev].next = blk->next;
+  else
+    b->head[blk->order] = blk->next;
   if (blk->next != NIL) b->blocks[blk->next].prev = blk->prev;
   blk->free = false;
   blk->prev = blk->next = NIL;
@@ -170,8 +174,7 @@ static void list_unlink(dart__buddy_t *b, int32_t r)
 
 dart__buddy_t *dart__buddy_create(size_t pool_size)
 {
-  if (pool_size < DART__BUDDY_MIN_BLOCK ||
-      (pool_size & (pool_size - 1)) != 0)
+  if (pool_size < DART__BUDDY_MIN_BLOCK || (pool_size & (pool_size - 1)) != 0)
     return NULL;
   dart__buddy_t *b = calloc(1, sizeof *b);
   if (b == NULL) return NULL;
@@ -276,6 +279,12 @@ size_t dart__buddy_block_size(const dart__buddy_t *b, uint64_t offset)
   return (size_t)1 << b->blocks[r].order;
 }
 
-size_t dart__buddy_pool_size(const dart__buddy_t *b) { return b->pool_size; }
+size_t dart__buddy_pool_size(const dart__buddy_t *b)
+{
+  return b->pool_size;
+}
 
-size_t dart__buddy_live_blocks(const dart__buddy_t *b) { return b->live; }
+size_t dart__buddy_live_blocks(const dart__buddy_t *b)
+{
+  return b->live;
+}

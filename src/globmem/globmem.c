@@ -57,8 +57,10 @@ dart_ret_t dart__globmem_bytes(const char *func, size_t nelem,
     return DART_ERR_INVAL;
   }
   if (t->base_size != 0 && nelem > (size_t)PTRDIFF_MAX / t->base_size) {
-    dart__log(DART__LOG_ERROR, func, "size of %zu elements of %zu bytes "
-              "overflows", nelem, t->base_size);
+    dart__log(DART__LOG_ERROR, func,
+              "size of %zu elements of %zu bytes "
+              "overflows",
+              nelem, t->base_size);
     return DART_ERR_INVAL;
   }
   *bytes = nelem * t->base_size;
@@ -71,8 +73,7 @@ dart_ret_t dart_gptr_getaddr(const dart_gptr_t gptr, void **addr)
   *addr = NULL;
   dart__segment_t *seg = dart__segment_lookup(__func__, gptr);
   if (seg == NULL) return DART_ERR_INVAL;
-  if (gptr.unitid == seg->myid)
-    *addr = seg->base + gptr.addr_or_offs.offset;
+  if (gptr.unitid == seg->myid) *addr = seg->base + gptr.addr_or_offs.offset;
   return DART_OK;
 }
 
@@ -84,8 +85,8 @@ dart_ret_t dart_gptr_setaddr(dart_gptr_t *gptr, void *addr)
   char *p = addr;
   DART__CHECK_ARG(p >= seg->base && (size_t)(p - seg->base) <= seg->size,
                   "address %p is not inside this unit's %zu-byte portion of "
-                  "segment %d of team %d", addr, seg->size, gptr->segid,
-                  gptr->teamid);
+                  "segment %d of team %d",
+                  addr, seg->size, gptr->segid, gptr->teamid);
   gptr->addr_or_offs.offset = (uint64_t)(p - seg->base);
   return DART_OK;
 }
@@ -192,8 +193,8 @@ static dart_ret_t register_memory(const char *func, dart_team_t teamid,
   } else {
     status = dart__globmem_bytes(func, nelem, dtype, true, &bytes);
     if (status == DART_OK && addr == NULL && bytes > 0) {
-      dart__log(DART__LOG_ERROR, func,
-                "argument 'addr' is NULL for %zu bytes", bytes);
+      dart__log(DART__LOG_ERROR, func, "argument 'addr' is NULL for %zu bytes",
+                bytes);
       status = DART_ERR_INVAL;
     }
   }

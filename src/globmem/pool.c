@@ -63,8 +63,8 @@ dart_ret_t dart__globmem_init(void)
     status = DART_ERR_NOMEM;
   }
   pthread_mutex_init(&pool.mutex, NULL);
-  ret = dart__segment_create(__func__, all, DART__SEG_POOL, bytes, NULL,
-                             status, &pool_seg);
+  ret = dart__segment_create(__func__, all, DART__SEG_POOL, bytes, NULL, status,
+                             &pool_seg);
   if (ret != DART_OK) {
     dart__buddy_destroy(pool.buddy);
     pool.buddy = NULL;
@@ -73,11 +73,13 @@ dart_ret_t dart__globmem_init(void)
   /* The first block of every pool is DART's: offset 0 holds the lock word
    * of emulated atomics on this unit's memory (see dart_segment.h). */
   uint64_t off = 1;
-  if (dart__buddy_alloc(pool.buddy, 64, &off) != 0 || off != DART__POOL_LOCK_OFFSET) {
+  if (dart__buddy_alloc(pool.buddy, 64, &off) != 0 ||
+      off != DART__POOL_LOCK_OFFSET) {
     DART_LOG_ERROR("cannot reserve DART's block in the local pool");
     return DART_ERR_OTHER;
   }
-  __atomic_store_n((int64_t *)(void *)(pool_seg->base + off), 0, __ATOMIC_SEQ_CST);
+  __atomic_store_n((int64_t *)(void *)(pool_seg->base + off), 0,
+                   __ATOMIC_SEQ_CST);
   DART__MPI(MPI_Barrier(all->comm)); /* zeroed before anybody locks it */
   DART_LOG_DEBUG("local pool: %zu bytes per unit", bytes);
   return DART_OK;
@@ -104,8 +106,8 @@ dart_ret_t dart_memalloc(size_t nelem, dart_datatype_t dtype, dart_gptr_t *gptr)
   uint64_t off;
   if (pool_seg == NULL || lb_alloc(&pool, bytes, &off) != 0) {
     DART_LOG_ERROR("local pool exhausted: no free block of %zu bytes in the "
-                   "%zu-byte pool (raise DART_LOCAL_POOL_SIZE)", bytes,
-                   pool.buddy ? dart__buddy_pool_size(pool.buddy) : 0);
+                   "%zu-byte pool (raise DART_LOCAL_POOL_SIZE)",
+                   bytes, pool.buddy ? dart__buddy_pool_size(pool.buddy) : 0);
     return DART_ERR_OTHER;
   }
   gptr->unitid = dart__g.myid;
@@ -122,11 +124,13 @@ dart_ret_t dart_memfree(dart_gptr_t gptr)
   DART__CHECK_INIT();
   DART__CHECK_ARG(gptr.segid == 0 && gptr.teamid == DART_TEAM_ALL,
                   "global pointer (team %d, segment %d) was not allocated by "
-                  "dart_memalloc", gptr.teamid, gptr.segid);
+                  "dart_memalloc",
+                  gptr.teamid, gptr.segid);
   DART__CHECK_ARG(gptr.unitid == dart__g.myid,
                   "unit %d cannot free memory of unit %d", dart__g.myid,
                   (int)gptr.unitid);
-  DART__CHECK_ARG(pool_seg != NULL && lb_free(&pool, gptr.addr_or_offs.offset) == 0,
+  DART__CHECK_ARG(pool_seg != NULL &&
+                      lb_free(&pool, gptr.addr_or_offs.offset) == 0,
                   "no live dart_memalloc block at offset %llu (double free?)",
                   (unsigned long long)gptr.addr_or_offs.offset);
   return DART_OK;
@@ -204,7 +208,8 @@ dart_ret_t dart_allocator_alloc(size_t nelem, dart_datatype_t dtype,
   uint64_t off;
   if (lb_alloc(&allocator->lb, bytes, &off) != 0) {
     DART_LOG_ERROR("allocator pool exhausted: no free block of %zu bytes in "
-                   "the %zu-byte pool", bytes, allocator->pool_size);
+                   "the %zu-byte pool",
+                   bytes, allocator->pool_size);
     return DART_ERR_NOMEM;
   }
   gptr->unitid = seg->team->myid;
@@ -224,8 +229,8 @@ dart_ret_t dart_allocator_free(dart_gptr_t *gptr, dart_allocator_t allocator)
   if (seg == NULL) return DART_ERR_INVAL;
   DART__CHECK_ARG(gptr->teamid == seg->team->id && gptr->segid == seg->segid,
                   "global pointer (team %d, segment %d) does not belong to "
-                  "this allocator (team %d, segment %d)", gptr->teamid,
-                  gptr->segid, seg->team->id, seg->segid);
+                  "this allocator (team %d, segment %d)",
+                  gptr->teamid, gptr->segid, seg->team->id, seg->segid);
   DART__CHECK_ARG(gptr->unitid == seg->team->myid,
                   "unit %d cannot free a block of unit %d", seg->team->myid,
                   (int)gptr->unitid);

@@ -59,7 +59,8 @@ int16_t dart__segtable_reserve(dart__segtable_t *t, dart__segid_kind_t kind)
 static struct dart__segment **slot_of(dart__segtable_t *t, int16_t id)
 {
   if (id == 0) return &t->pool;
-  dart__segid_space_t *s = &t->space[id < 0 ? DART__SEGID_REG : DART__SEGID_ALLOC];
+  dart__segid_space_t *s =
+      &t->space[id < 0 ? DART__SEGID_REG : DART__SEGID_ALLOC];
   int32_t a = id < 0 ? -(int32_t)id : id;
   struct dart__segment **chunk = s->chunks[a >> DART__SEG_CHUNK_BITS];
   return chunk == NULL ? NULL : &chunk[a & (DART__SEG_CHUNK - 1)];
@@ -82,7 +83,8 @@ void dart__segtable_release(dart__segtable_t *t, int16_t id)
     __atomic_store_n(slot, NULL, __ATOMIC_RELEASE);
   }
   if (id == 0) return;
-  dart__segid_space_t *s = &t->space[id < 0 ? DART__SEGID_REG : DART__SEGID_ALLOC];
+  dart__segid_space_t *s =
+      &t->space[id < 0 ? DART__SEGID_REG : DART__SEGID_ALLOC];
   int32_t a = id < 0 ? -(int32_t)id : id;
   if (s->nfreed == s->capfreed) {
     int32_t cap = s->capfreed ? 2 * s->capfreed : 16;

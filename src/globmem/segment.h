@@ -37,15 +37,15 @@ typedef enum { DART__SEGID_ALLOC = 0, DART__SEGID_REG = 1 } dart__segid_kind_t;
 /* Id bookkeeping of one kind (allocations or registrations). */
 typedef struct {
   struct dart__segment **chunks[DART__SEG_NCHUNKS];
-  int32_t next_fresh;  /* next never-used |id|                  */
-  int32_t *freed;      /* LIFO stack of released |ids|          */
+  int32_t next_fresh; /* next never-used |id|                  */
+  int32_t *freed;     /* LIFO stack of released |ids|          */
   int32_t nfreed, capfreed;
 } dart__segid_space_t;
 
 typedef struct dart__segtable {
-  struct dart__segment *pool;  /* segment 0                       */
+  struct dart__segment *pool; /* segment 0                       */
   dart__segid_space_t space[2];
-  size_t live;                 /* segments currently in the table */
+  size_t live; /* segments currently in the table */
 } dart__segtable_t;
 
 DART__HIDDEN void dart__segtable_init(dart__segtable_t *t);

@@ -80,7 +80,8 @@ static dart_ret_t open_epoch(dart__segment_t *seg)
 
 static char *align_up(char *p)
 {
-  uintptr_t a = ((uintptr_t)p + DART__SEG_ALIGN - 1) & ~(uintptr_t)(DART__SEG_ALIGN - 1);
+  uintptr_t a =
+      ((uintptr_t)p + DART__SEG_ALIGN - 1) & ~(uintptr_t)(DART__SEG_ALIGN - 1);
   return (char *)a;
 }
 
@@ -108,8 +109,8 @@ static dart_ret_t alloc_single_node(dart__segment_t *seg, MPI_Aint msize)
 {
   dart__team_t *team = seg->team;
   void *raw;
-  DART__MPI(MPI_Win_allocate_shared(msize, 1, hints, team->comm, &raw,
-                                    &seg->win));
+  DART__MPI(
+      MPI_Win_allocate_shared(msize, 1, hints, team->comm, &raw, &seg->win));
   count_window(1);
   dart_ret_t ret = open_epoch(seg);
   if (ret != DART_OK) return ret;
@@ -162,8 +163,8 @@ static dart_ret_t alloc_private(dart__segment_t *seg, MPI_Aint msize,
   DART__MPI(MPI_Alloc_mem(msize, MPI_INFO_NULL, &seg->mpi_mem));
   seg->base = align_up(seg->mpi_mem);
   seg->unit_base[seg->myid] = seg->base;
-  DART__MPI(MPI_Win_create(seg->base, (MPI_Aint)size, 1, hints,
-                           seg->team->comm, &seg->win));
+  DART__MPI(MPI_Win_create(seg->base, (MPI_Aint)size, 1, hints, seg->team->comm,
+                           &seg->win));
   count_window(1);
   return open_epoch(seg);
 }
@@ -180,8 +181,7 @@ static dart_ret_t alloc_windows(dart__segment_t *seg, size_t size)
 }
 
 /* Creates the window of a registration of size bytes at addr. */
-static dart_ret_t register_window(dart__segment_t *seg, void *addr,
-                                  size_t size)
+static dart_ret_t register_window(dart__segment_t *seg, void *addr, size_t size)
 {
   void *base = (addr != NULL && size > 0) ? addr : dart__empty_portion;
   DART__MPI(MPI_Win_create(base, (MPI_Aint)size, 1, hints, seg->team->comm,
@@ -278,7 +278,8 @@ static dart_ret_t agree(const char *func, dart__segment_t *seg, size_t size,
     } else if (all[u].segid != seg->segid) {
       dart__log(DART__LOG_ERROR, func,
                 "collective calls out of order on team %d: segment id %d "
-                "here, %d on unit %d", team->id, seg->segid, all[u].segid, u);
+                "here, %d on unit %d",
+                team->id, seg->segid, all[u].segid, u);
       ret = DART_ERR_OTHER;
     }
   }
@@ -317,8 +318,9 @@ dart_ret_t dart__segment_create(const char *func, dart__team_t *team,
   seg->size = size;
   /* Reserve on every member, even after a failed local check, so that the
    * id bookkeeping stays identical across the team. */
-  seg->segid = (kind == DART__SEG_POOL) ? 0
-               : dart__segtable_reserve(team->segs, id_kind(kind));
+  seg->segid = (kind == DART__SEG_POOL)
+                   ? 0
+                   : dart__segtable_reserve(team->segs, id_kind(kind));
   if (kind != DART__SEG_POOL && seg->segid == 0 && status == DART_OK) {
     dart__log(DART__LOG_ERROR, func, "no free segment id left on team %d",
               team->id);
@@ -376,8 +378,8 @@ dart_ret_t dart__segment_resolve_error(const char *func, dart_gptr_t gptr,
     dart__segment_t *s = dart__segment_get(gptr.teamid, gptr.segid);
     dart__log(DART__LOG_ERROR, func,
               "access of %zu bytes at offset %llu exceeds the %zu-byte portion "
-              "of unit %d in segment %d of team %d", nbytes, off,
-              dart__segment_portion(s, unit), unit, seg, team);
+              "of unit %d in segment %d of team %d",
+              nbytes, off, dart__segment_portion(s, unit), unit, seg, team);
   }
   }
   return DART_ERR_INVAL;

@@ -29,7 +29,8 @@ dart_ret_t dart__rma_arg_error(const char *func, int reason, size_t nelem,
   case DART__ARG_NELEM_DST:
     dart__log(DART__LOG_ERROR, func,
               "%zu elements is not a multiple of the element count of "
-              "datatype %lld", nelem, reason == DART__ARG_NELEM_SRC ? s : d);
+              "datatype %lld",
+              nelem, reason == DART__ARG_NELEM_SRC ? s : d);
     break;
   default:
     dart__log(DART__LOG_ERROR, func,
@@ -197,7 +198,8 @@ dart_ret_t dart__mpi_xfer(const char *func, bool put, void *buf,
   if (!dart__xfer_contiguous(x)) {
     dart__log(DART__LOG_ERROR, func,
               "non-contiguous transfer of %zu elements exceeds INT_MAX "
-              "instances", x->nelem);
+              "instances",
+              x->nelem);
     return DART_ERR_INVAL;
   }
   /* Contiguous and large: chunks of INT_MAX elements, flush-completed. */

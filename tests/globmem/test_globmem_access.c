@@ -8,8 +8,6 @@
 
 #include "gm_access.h"
 
-static int me, nunits;
-
 /* Every unit checks the owner's initial pattern in every portion of the
  * segment, then writes its own slot of every portion; owners verify. */
 static void exercise_collective(dart_gptr_t g, const size_t *sizes)
@@ -77,14 +75,18 @@ static unsigned char *check_collective_gptr(dart_gptr_t g, size_t mysize)
   return p;
 }
 
-static size_t uneven_size(int u) { return (u % 3 == 1) ? 0 : 300 + 40 * (size_t)u; }
+static size_t uneven_size(int u)
+{
+  return (u % 3 == 1) ? 0 : 300 + 40 * (size_t)u;
+}
 
 static void test_team_alloc(void)
 {
   size_t sizes[64];
   for (int u = 0; u < nunits; u++) sizes[u] = uneven_size(u);
   dart_gptr_t g;
-  TEST_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, sizes[me], DART_TYPE_BYTE, &g));
+  TEST_OK(
+      dart_team_memalloc_aligned(DART_TEAM_ALL, sizes[me], DART_TYPE_BYTE, &g));
   TEST_CHECK(g.segid > 0);
   check_collective_gptr(g, sizes[me]);
   gm_barrier();
@@ -108,7 +110,8 @@ static void test_register(void)
   for (int u = 0; u < nunits; u++) sizes[u] = uneven_size(u);
   unsigned char *mem = sizes[me] ? malloc(sizes[me]) : NULL;
   dart_gptr_t g;
-  TEST_OK(dart_team_memregister(DART_TEAM_ALL, sizes[me], DART_TYPE_BYTE, mem, &g));
+  TEST_OK(
+      dart_team_memregister(DART_TEAM_ALL, sizes[me], DART_TYPE_BYTE, mem, &g));
   TEST_CHECK(g.segid < 0);
   unsigned char *p = check_collective_gptr(g, sizes[me]);
   TEST_CHECK(sizes[me] == 0 || p == mem);
@@ -128,7 +131,8 @@ static void test_register(void)
   /* The aligned (symmetric) variant. */
   int arr[32];
   for (int i = 0; i < 32; i++) arr[i] = me * 1000 + i;
-  TEST_OK(dart_team_memregister_aligned(DART_TEAM_ALL, 32, DART_TYPE_INT, arr, &g));
+  TEST_OK(
+      dart_team_memregister_aligned(DART_TEAM_ALL, 32, DART_TYPE_INT, arr, &g));
   TEST_CHECK(g.segid < 0 && g.unitid == 0 && g.addr_or_offs.offset == 0);
   gm_barrier();
   int peer = (me + 1) % nunits, got[32];
@@ -145,7 +149,8 @@ static void test_memalloc(void)
   enum { N = 1024 };
   dart_gptr_t g, g2;
   TEST_OK(dart_memalloc(N, DART_TYPE_BYTE, &g));
-  TEST_CHECK(g.unitid == me && g.segid == 0 && g.teamid == DART_TEAM_ALL && g.flags == 0);
+  TEST_CHECK(g.unitid == me && g.segid == 0 && g.teamid == DART_TEAM_ALL &&
+             g.flags == 0);
   TEST_OK(dart_memalloc(N / 4, DART_TYPE_INT, &g2));
   TEST_CHECK(g2.addr_or_offs.offset >= g.addr_or_offs.offset + N ||
              g2.addr_or_offs.offset + N <= g.addr_or_offs.offset);
@@ -176,7 +181,8 @@ static void test_memalloc(void)
   }
   gm_barrier();
   for (int w = 0; w < nunits; w++)
-    for (size_t i = 0; i < slot; i++) TEST_CHECK(p[(size_t)w * slot + i] == gm_pat(w, i, 2));
+    for (size_t i = 0; i < slot; i++)
+      TEST_CHECK(p[(size_t)w * slot + i] == gm_pat(w, i, 2));
   gm_barrier();
   TEST_OK(dart_memfree(g));
   TEST_OK(dart_memfree(g2));
@@ -190,8 +196,10 @@ static void test_allocator(void)
   dart_gptr_t b[128], x;
   for (int i = 0; i < 128; i++) {
     TEST_OK(dart_allocator_alloc(8, DART_TYPE_INT, &b[i], a)); /* 32 B */
-    TEST_CHECK(b[i].unitid == me && b[i].teamid == DART_TEAM_ALL && b[i].segid > 0);
-    TEST_CHECK(i == 0 || b[i].addr_or_offs.offset > b[i - 1].addr_or_offs.offset);
+    TEST_CHECK(b[i].unitid == me && b[i].teamid == DART_TEAM_ALL &&
+               b[i].segid > 0);
+    TEST_CHECK(i == 0 ||
+               b[i].addr_or_offs.offset > b[i - 1].addr_or_offs.offset);
     int *p;
     TEST_OK(dart_gptr_getaddr(b[i], (void **)&p));
     for (int k = 0; k < 8; k++) p[k] = me * 100000 + i * 8 + k;
@@ -221,13 +229,7 @@ static void test_allocator(void)
 
 int main(int argc, char **argv)
 {
-  TEST_OK(dart_init(&argc, &argv));
-  dart_global_unit_t id;
-  size_t sz;
-  TEST_OK(dart_myid(&id));
-  TEST_OK(dart_size(&sz));
-  me = id.id;
-  nunits = (int)sz;
+  os_init(&argc, &argv);
   TEST_CHECK(nunits <= 64);
   int w0 = dart__globmem_live_windows();
   test_memalloc();

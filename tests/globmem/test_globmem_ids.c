@@ -8,8 +8,6 @@
 
 #include "gm_access.h"
 
-static int me, nunits;
-
 static void test_ids(void)
 {
   dart_gptr_t a, b, c, r1, r2, r3;
@@ -18,11 +16,11 @@ static void test_ids(void)
   TEST_CHECK(a.segid > 0 && b.segid == a.segid + 1);
   TEST_OK(dart_team_memfree(b));
   TEST_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 8, DART_TYPE_BYTE, &c));
-  TEST_CHECK(c.segid == b.segid);           /* freed id reused */
+  TEST_CHECK(c.segid == b.segid); /* freed id reused */
   TEST_OK(dart_team_memfree(a));
   TEST_OK(dart_team_memfree(c));
   TEST_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 8, DART_TYPE_BYTE, &a));
-  TEST_CHECK(a.segid == c.segid);           /* most recently freed first */
+  TEST_CHECK(a.segid == c.segid); /* most recently freed first */
   int x[4];
   TEST_OK(dart_team_memregister(DART_TEAM_ALL, 4, DART_TYPE_INT, x, &r1));
   TEST_OK(dart_team_memregister(DART_TEAM_ALL, 4, DART_TYPE_INT, x, &r2));
@@ -60,21 +58,32 @@ static void test_bad_collective(void)
 {
   dart_gptr_t g = DART_GPTR_NULL;
   int w0 = dart__globmem_live_windows();
-  TEST_EQ_RET(dart_team_memalloc_aligned(DART_TEAM_NULL, 8, DART_TYPE_BYTE, &g), DART_ERR_INVAL);
-  TEST_EQ_RET(dart_team_memalloc_aligned(1234, 8, DART_TYPE_BYTE, &g), DART_ERR_INVAL);
+  TEST_EQ_RET(dart_team_memalloc_aligned(DART_TEAM_NULL, 8, DART_TYPE_BYTE, &g),
+              DART_ERR_INVAL);
+  TEST_EQ_RET(dart_team_memalloc_aligned(1234, 8, DART_TYPE_BYTE, &g),
+              DART_ERR_INVAL);
   TEST_CHECK(DART_GPTR_ISNULL(g));
-  TEST_EQ_RET(dart_team_memalloc_aligned(DART_TEAM_ALL, 8, DART_TYPE_BYTE, NULL), DART_ERR_INVAL);
-  TEST_EQ_RET(dart_team_memalloc_aligned(DART_TEAM_ALL, 8, DART_TYPE_UNDEFINED, &g), DART_ERR_INVAL);
-  TEST_EQ_RET(dart_team_memalloc_aligned(DART_TEAM_ALL, 8, (dart_datatype_t)4711, &g), DART_ERR_INVAL);
-  TEST_EQ_RET(dart_team_memalloc_aligned(DART_TEAM_ALL, SIZE_MAX / 2, DART_TYPE_LONG, &g),
+  TEST_EQ_RET(
+      dart_team_memalloc_aligned(DART_TEAM_ALL, 8, DART_TYPE_BYTE, NULL),
+      DART_ERR_INVAL);
+  TEST_EQ_RET(
+      dart_team_memalloc_aligned(DART_TEAM_ALL, 8, DART_TYPE_UNDEFINED, &g),
+      DART_ERR_INVAL);
+  TEST_EQ_RET(
+      dart_team_memalloc_aligned(DART_TEAM_ALL, 8, (dart_datatype_t)4711, &g),
+      DART_ERR_INVAL);
+  TEST_EQ_RET(dart_team_memalloc_aligned(DART_TEAM_ALL, SIZE_MAX / 2,
+                                         DART_TYPE_LONG, &g),
               DART_ERR_INVAL);
   /* Only the last unit passes a bad type: everybody fails, nobody hangs. */
   dart_datatype_t t = (me == nunits - 1) ? DART_TYPE_LAST : DART_TYPE_INT;
-  TEST_EQ_RET(dart_team_memalloc_aligned(DART_TEAM_ALL, 8, t, &g), DART_ERR_INVAL);
+  TEST_EQ_RET(dart_team_memalloc_aligned(DART_TEAM_ALL, 8, t, &g),
+              DART_ERR_INVAL);
   TEST_CHECK(DART_GPTR_ISNULL(g));
   /* Registration of NULL with a non-zero size on one unit. */
   int buf[2];
-  TEST_EQ_RET(dart_team_memregister(DART_TEAM_ALL, 2, DART_TYPE_INT, me == 0 ? NULL : buf, &g),
+  TEST_EQ_RET(dart_team_memregister(DART_TEAM_ALL, 2, DART_TYPE_INT,
+                                    me == 0 ? NULL : buf, &g),
               DART_ERR_INVAL);
   TEST_CHECK(dart__globmem_live_windows() == w0);
   /* After the failures the ids are still in step on all units. */
@@ -86,7 +95,7 @@ static void test_bad_collective(void)
   /* Frees. */
   dart_gptr_t freed = g;
   TEST_OK(dart_team_memfree(g));
-  TEST_EQ_RET(dart_team_memfree(freed), DART_ERR_INVAL);       /* double free */
+  TEST_EQ_RET(dart_team_memfree(freed), DART_ERR_INVAL); /* double free */
   TEST_OK(dart_team_memfree(DART_GPTR_NULL));
   TEST_OK(dart_team_memderegister(DART_GPTR_NULL));
   dart_gptr_t never = freed;
@@ -142,7 +151,8 @@ static void test_bad_local(void)
   TEST_EQ_RET(dart__segment_resolve("test", x, 2, &t), DART_ERR_INVAL);
   x.addr_or_offs.offset = 64;
   TEST_OK(dart__segment_resolve("test", x, 0, &t));
-  TEST_EQ_RET(dart__segment_resolve("test", DART_GPTR_NULL, 1, &t), DART_ERR_INVAL);
+  TEST_EQ_RET(dart__segment_resolve("test", DART_GPTR_NULL, 1, &t),
+              DART_ERR_INVAL);
   dart_gptr_t freed = g;
   TEST_OK(dart_team_memfree(g));
   TEST_EQ_RET(dart__segment_resolve("test", freed, 1, &t), DART_ERR_INVAL);
@@ -152,7 +162,8 @@ static void test_bad_local(void)
   TEST_EQ_RET(dart_memalloc(8, DART_TYPE_BYTE, NULL), DART_ERR_INVAL);
   TEST_EQ_RET(dart_memalloc(8, DART_TYPE_UNDEFINED, &g), DART_ERR_INVAL);
   TEST_CHECK(DART_GPTR_ISNULL(g));
-  TEST_EQ_RET(dart_memalloc(dart__env.local_pool_size + 1, DART_TYPE_BYTE, &g), DART_ERR_OTHER);
+  TEST_EQ_RET(dart_memalloc(dart__env.local_pool_size + 1, DART_TYPE_BYTE, &g),
+              DART_ERR_OTHER);
   TEST_CHECK(DART_GPTR_ISNULL(g));
   /* DART keeps the pool's first block: the largest block is half the pool */
   size_t half = dart__env.local_pool_size / 2;
@@ -161,7 +172,7 @@ static void test_bad_local(void)
   TEST_EQ_RET(dart_memalloc(half, DART_TYPE_BYTE, &h), DART_ERR_OTHER);
   TEST_CHECK(DART_GPTR_ISNULL(h));
   TEST_OK(dart_memfree(g));
-  TEST_EQ_RET(dart_memfree(g), DART_ERR_INVAL);             /* double free */
+  TEST_EQ_RET(dart_memfree(g), DART_ERR_INVAL); /* double free */
   TEST_OK(dart_memfree(DART_GPTR_NULL));
   TEST_OK(dart_memalloc(10, DART_TYPE_BYTE, &g));
   dart_gptr_t interior = g;
@@ -175,7 +186,8 @@ static void test_bad_local(void)
   /* allocator */
   dart_allocator_t a = NULL;
   TEST_EQ_RET(dart_allocator_new(1024, DART_TEAM_NULL, &a), DART_ERR_INVAL);
-  TEST_EQ_RET(dart_allocator_alloc(1, DART_TYPE_BYTE, &g, NULL), DART_ERR_INVAL);
+  TEST_EQ_RET(dart_allocator_alloc(1, DART_TYPE_BYTE, &g, NULL),
+              DART_ERR_INVAL);
   TEST_OK(dart_allocator_new(1000, DART_TEAM_ALL, &a)); /* rounded to 1024 */
   TEST_OK(dart_allocator_alloc(1024, DART_TYPE_BYTE, &g, a));
   TEST_EQ_RET(dart_allocator_alloc(1, DART_TYPE_BYTE, &h, a), DART_ERR_NOMEM);
@@ -186,8 +198,8 @@ static void test_bad_local(void)
   TEST_EQ_RET(dart_allocator_free(&foreign, a), DART_ERR_INVAL);
   dart_gptr_t g2 = g;
   TEST_OK(dart_allocator_free(&g, a));
-  TEST_EQ_RET(dart_allocator_free(&g2, a), DART_ERR_INVAL);  /* double free */
-  TEST_OK(dart_allocator_free(&g, a));                       /* NULL: no-op */
+  TEST_EQ_RET(dart_allocator_free(&g2, a), DART_ERR_INVAL); /* double free */
+  TEST_OK(dart_allocator_free(&g, a));                      /* NULL: no-op */
   TEST_OK(dart_allocator_destroy(&a));
   TEST_CHECK(a == NULL);
   TEST_EQ_RET(dart_allocator_destroy(&a), DART_ERR_INVAL);
@@ -195,13 +207,7 @@ static void test_bad_local(void)
 
 int main(int argc, char **argv)
 {
-  TEST_OK(dart_init(&argc, &argv));
-  dart_global_unit_t id;
-  size_t sz;
-  TEST_OK(dart_myid(&id));
-  TEST_OK(dart_size(&sz));
-  me = id.id;
-  nunits = (int)sz;
+  os_init(&argc, &argv);
   test_ids();
   test_bad_collective();
   test_bad_local();

@@ -7,8 +7,6 @@
 
 #include "gm_access.h"
 
-static int me, nunits;
-
 /* Resident set size and its high-water mark in KiB. */
 static void rss_kib(long *rss, long *hwm)
 {
@@ -29,7 +27,8 @@ static void test_many_live(void)
   dart_gptr_t *g = malloc(N * sizeof *g);
   for (int i = 0; i < N; i++) {
     size_t n = (size_t)(8 + ((i + me) % 4) * 8); /* 8..32 B, uneven */
-    TEST_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, n / 8, DART_TYPE_LONGLONG, &g[i]));
+    TEST_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, n / 8, DART_TYPE_LONGLONG,
+                                       &g[i]));
     TEST_CHECK(i == 0 || g[i].segid == g[i - 1].segid + 1);
     long long *p;
     dart_gptr_t mine = g[i];
@@ -46,7 +45,8 @@ static void test_many_live(void)
     dart_gptr_t gp = g[i];
     gp.unitid = peer;
     gm_get(&v, gp, sizeof v);
-    TEST_CHECK_MSG(v == (long long)peer * 1000000 + i, "alloc %d: got %lld", i, v);
+    TEST_CHECK_MSG(v == (long long)peer * 1000000 + i, "alloc %d: got %lld", i,
+                   v);
   }
   gm_barrier();
   for (int i = N - 1; i >= 0; i -= 2) TEST_OK(dart_team_memfree(g[i]));
@@ -92,22 +92,18 @@ static void test_cycles(void)
   rss_kib(&rss1, &hwm1);
   TEST_CHECK(dart__globmem_live_windows() == w0);
   /* A leak of the 256 KiB per cycle would add > 100 MiB. */
-  TEST_CHECK_MSG(rss1 - rss0 < 8 * 1024, "RSS grew from %ld to %ld KiB", rss0, rss1);
-  TEST_CHECK_MSG(hwm1 - hwm0 < 8 * 1024, "high-water grew from %ld to %ld KiB", hwm0, hwm1);
+  TEST_CHECK_MSG(rss1 - rss0 < 8 * 1024, "RSS grew from %ld to %ld KiB", rss0,
+                 rss1);
+  TEST_CHECK_MSG(hwm1 - hwm0 < 8 * 1024, "high-water grew from %ld to %ld KiB",
+                 hwm0, hwm1);
   if (me == 0)
-    printf("  %d alloc/free cycles: RSS %ld -> %ld KiB, HWM %ld -> %ld KiB\n", CYCLES,
-           rss0, rss1, hwm0, hwm1);
+    printf("  %d alloc/free cycles: RSS %ld -> %ld KiB, HWM %ld -> %ld KiB\n",
+           CYCLES, rss0, rss1, hwm0, hwm1);
 }
 
 int main(int argc, char **argv)
 {
-  TEST_OK(dart_init(&argc, &argv));
-  dart_global_unit_t id;
-  size_t sz;
-  TEST_OK(dart_myid(&id));
-  TEST_OK(dart_size(&sz));
-  me = id.id;
-  nunits = (int)sz;
+  os_init(&argc, &argv);
   test_many_live();
   test_cycles();
   TEST_OK(dart_exit());

@@ -24,7 +24,8 @@ static void test_fill_exact(void)
   TEST_CHECK(dart__buddy_alloc(b, 1, &x) == -1);
   TEST_CHECK(dart__buddy_live_blocks(b) == 128);
   /* Free in a scrambled order. */
-  for (int i = 0; i < 128; i++) TEST_CHECK(dart__buddy_free(b, off[(i * 37) % 128]) == 0);
+  for (int i = 0; i < 128; i++)
+    TEST_CHECK(dart__buddy_free(b, off[(i * 37) % 128]) == 0);
   TEST_CHECK(dart__buddy_live_blocks(b) == 0);
   TEST_CHECK(dart__buddy_alloc(b, 4096, &x) == 0 && x == 0);
   TEST_CHECK(dart__buddy_alloc(b, 16, &x) == -1);
@@ -40,14 +41,14 @@ static void test_bad_input(void)
   dart__buddy_t *b = dart__buddy_create(1024);
   uint64_t o, p;
   TEST_CHECK(dart__buddy_alloc(b, 2048, &o) == -1);
-  TEST_CHECK(dart__buddy_alloc(b, 100, &o) == 0);       /* 128 B block */
+  TEST_CHECK(dart__buddy_alloc(b, 100, &o) == 0); /* 128 B block */
   TEST_CHECK(dart__buddy_block_size(b, o) == 128);
-  TEST_CHECK(dart__buddy_free(b, o + 16) == -1);        /* interior   */
-  TEST_CHECK(dart__buddy_free(b, 512) == -1);           /* free block */
-  TEST_CHECK(dart__buddy_free(b, 1u << 20) == -1);      /* outside    */
+  TEST_CHECK(dart__buddy_free(b, o + 16) == -1);   /* interior   */
+  TEST_CHECK(dart__buddy_free(b, 512) == -1);      /* free block */
+  TEST_CHECK(dart__buddy_free(b, 1u << 20) == -1); /* outside    */
   TEST_CHECK(dart__buddy_free(b, o) == 0);
-  TEST_CHECK(dart__buddy_free(b, o) == -1);             /* double free */
-  TEST_CHECK(dart__buddy_alloc(b, 0, &p) == 0);         /* min block   */
+  TEST_CHECK(dart__buddy_free(b, o) == -1);     /* double free */
+  TEST_CHECK(dart__buddy_alloc(b, 0, &p) == 0); /* min block   */
   TEST_CHECK(dart__buddy_block_size(b, p) == DART__BUDDY_MIN_BLOCK);
   TEST_CHECK(dart__buddy_free(b, p) == 0);
   TEST_CHECK(dart__buddy_round_pow2(0) == 1);

@@ -49,7 +49,8 @@ static void test_ids(void)
   /* Most recently freed first. */
   dart__segtable_release(&t, 1);
   dart__segtable_release(&t, 2);
-  TEST_CHECK(dart__segtable_get(&t, 1) == NULL && dart__segtable_get(&t, 2) == NULL);
+  TEST_CHECK(dart__segtable_get(&t, 1) == NULL &&
+             dart__segtable_get(&t, 2) == NULL);
   TEST_CHECK(dart__segtable_reserve(&t, DART__SEGID_ALLOC) == 2);
   TEST_CHECK(dart__segtable_reserve(&t, DART__SEGID_ALLOC) == 1);
   TEST_CHECK(dart__segtable_reserve(&t, DART__SEGID_ALLOC) == 3);
