@@ -41,9 +41,20 @@ typedef struct dart__type {
   bool owns_elem;          /* mpi_elem is freed with the type              */
 } dart__type_t;
 
+/* Descriptors of the basic types, indexed by DART_TYPE_* (entry 0 unused). */
+extern const dart__type_t dart__basic_types[DART_TYPE_LAST] DART__HIDDEN;
+
+/* Registry lookup of a derived type handle (> DART_TYPE_LAST), or NULL. */
+DART__HIDDEN const dart__type_t *dart__type_get_derived(dart_datatype_t t);
+
 /* Returns the descriptor, or NULL for DART_TYPE_UNDEFINED/LAST, unknown or
- * destroyed handles. O(1), no logging. */
-DART__HIDDEN const dart__type_t *dart__type_get(dart_datatype_t t);
+ * destroyed handles. O(1), no logging; inline for basic types. */
+static inline const dart__type_t *dart__type_get(dart_datatype_t t)
+{
+  if (__builtin_expect(t > DART_TYPE_UNDEFINED && t < DART_TYPE_LAST, 1))
+    return &dart__basic_types[t];
+  return t > DART_TYPE_LAST ? dart__type_get_derived(t) : NULL;
+}
 
 /* Same, logging "func: invalid datatype N" when the handle is bad. */
 DART__HIDDEN const dart__type_t *dart__type_lookup(const char *func,
@@ -80,7 +91,14 @@ typedef struct dart__user_op {
  * on every basic type (atomics only; reductions must reject them).
  * MINMAX, UNDEFINED, LAST and user ops give MPI_OP_NULL.
  */
-DART__HIDDEN MPI_Op dart__op_mpi(dart_operation_t op, dart_datatype_t basic);
+extern const MPI_Op dart__op_table[DART_OP_LAST][2] DART__HIDDEN;
+static inline MPI_Op dart__op_mpi(dart_operation_t op, dart_datatype_t basic)
+{
+  if (op >= DART_OP_LAST || basic <= DART_TYPE_UNDEFINED ||
+      basic >= DART_TYPE_LAST)
+    return MPI_OP_NULL;
+  return dart__op_table[op][basic >= DART_TYPE_FLOAT];
+}
 /* User op descriptor for a handle from dart_op_create, or NULL. */
 DART__HIDDEN const dart__user_op_t *dart__op_user(dart_operation_t op);
 /*

@@ -8,50 +8,36 @@
 
 size_t dart__coll_max_count = INT_MAX;
 
-dart_ret_t dart__coll_team(const char *func, dart_team_t teamid,
-                           const int32_t *root, dart__team_t **team)
+dart_ret_t dart__coll_fail_team(const char *func, dart_team_t teamid,
+                                const int32_t *root)
 {
   if (!dart__g.initialized) {
     DART__LOG_ERROR_IN(func, "DART is not initialized (call dart_init first)");
     return DART_ERR_NOTINIT;
   }
-  *team = dart__team_lookup(func, teamid);
-  if (*team == NULL) return DART_ERR_INVAL;
-  if (root != NULL && (*root < 0 || *root >= (*team)->size))
-    return DART__COLL_INVAL(func,
-                            "root %" PRId32 " out of range 0..%d of "
-                            "team %d",
-                            *root, (*team)->size - 1, (int)teamid);
-  return DART_OK;
+  dart__team_t *team = dart__team_lookup(func, teamid);
+  if (team == NULL) return DART_ERR_INVAL;
+  return DART__COLL_INVAL(func,
+                          "root %" PRId32 " out of range 0..%d of team %d",
+                          root ? *root : -1, team->size - 1, (int)teamid);
 }
 
-dart_ret_t dart__coll_begin(const char *func, dart_team_t teamid,
-                            const int32_t *root, dart_datatype_t dtype,
-                            bool basic_only, dart__team_t **team,
-                            const dart__type_t **d)
+dart_ret_t dart__coll_fail_type(const char *func, dart_datatype_t dtype,
+                                bool basic_only)
 {
-  dart_ret_t ret = dart__coll_team(func, teamid, root, team);
-  if (ret != DART_OK) return ret;
-  *d = dart__type_lookup(func, dtype);
-  if (*d == NULL) return DART_ERR_INVAL;
-  if (basic_only && (*d)->kind != DART__TYPE_BASIC) {
-    DART__LOG_ERROR_IN(func, "datatype %" PRIdPTR " is not a basic type",
-                       dtype);
-    return DART_ERR_INVAL;
-  }
-  if (!dart__type_is_contiguous(*d)) {
-    DART__LOG_ERROR_IN(func,
-                       "datatype %" PRIdPTR " is not contiguous "
-                       "(strided/indexed types are not allowed here)",
-                       dtype);
-    return DART_ERR_INVAL;
-  }
-  return DART_OK;
+  const dart__type_t *d = dart__type_lookup(func, dtype);
+  if (d == NULL) return DART_ERR_INVAL;
+  if (basic_only && d->kind != DART__TYPE_BASIC)
+    return DART__COLL_INVAL(func, "datatype %" PRIdPTR " is not a basic type",
+                            dtype);
+  return DART__COLL_INVAL(func,
+                          "datatype %" PRIdPTR " is not contiguous "
+                          "(strided/indexed types are not allowed here)",
+                          dtype);
 }
 
-dart_ret_t dart__coll_check(const char *func, const char *call, int rc)
+dart_ret_t dart__coll_fail_mpi(const char *func, const char *call, int rc)
 {
-  if (rc == MPI_SUCCESS) return DART_OK;
   dart__mpi_log_error(func, call, rc);
   return DART_ERR_OTHER;
 }
@@ -83,18 +69,16 @@ static bool coll_decide_blocking(void)
   return coll_node_dedicated();
 }
 
-bool dart__coll_blocking(void)
+_Atomic(const int *) dart__coll_auto_for;
+_Atomic bool dart__coll_auto_block;
+
+bool dart__coll_blocking_decide(void)
 {
-  /* the answer is cached per topology table, i.e. per dart_init */
-  static _Atomic(const int *) cached_for;
-  static _Atomic bool cached;
-  if (dart__coll_wait_mode != DART__COLL_WAIT_AUTO)
-    return dart__coll_wait_mode == DART__COLL_WAIT_BLOCK;
-  if (atomic_load(&cached_for) != dart__g.node_of_unit) {
-    atomic_store(&cached, coll_decide_blocking());
-    atomic_store(&cached_for, dart__g.node_of_unit);
-  }
-  return atomic_load(&cached);
+  bool block = coll_decide_blocking();
+  atomic_store_explicit(&dart__coll_auto_block, block, memory_order_relaxed);
+  atomic_store_explicit(&dart__coll_auto_for, dart__g.node_of_unit,
+                        memory_order_release);
+  return block;
 }
 
 dart_ret_t dart__coll_complete(const char *func, const char *call, int rc,
@@ -139,16 +123,9 @@ static int span_build(MPI_Datatype elem, size_t esize, size_t nelem,
   return rc;
 }
 
-dart_ret_t dart__coll_span(const char *func, const dart__type_t *d,
-                           size_t nelem, dart__coll_span_t *s)
+dart_ret_t dart__coll_span_large(const char *func, const dart__type_t *d,
+                                 size_t nelem, dart__coll_span_t *s)
 {
-  s->bytes = nelem * d->base_size;
-  s->owned = false;
-  s->type = d->mpi_inst;
-  if (nelem <= dart__coll_max_count) {
-    s->count = (int)nelem;
-    return DART_OK;
-  }
   if (nelem / dart__coll_max_count > INT_MAX ||
       nelem > (size_t)PTRDIFF_MAX / d->base_size) {
     DART__LOG_ERROR_IN(func, "nelem %zu too large", nelem);
@@ -167,21 +144,7 @@ dart_ret_t dart__coll_span(const char *func, const dart__type_t *d,
   return DART_OK;
 }
 
-dart_ret_t dart__coll_begin_span(const char *func, dart_team_t teamid,
-                                 const int32_t *root, dart_datatype_t dtype,
-                                 size_t nelem, dart__team_t **team,
-                                 dart__coll_span_t *s)
-{
-  const dart__type_t *d;
-  s->owned = false;
-  s->count = 0;
-  s->bytes = 0;
-  dart_ret_t ret = dart__coll_begin(func, teamid, root, dtype, false, team, &d);
-  if (ret != DART_OK || nelem == 0) return ret;
-  return dart__coll_span(func, d, nelem, s);
-}
-
-void dart__coll_span_free(dart__coll_span_t *s)
+void dart__coll_span_release(dart__coll_span_t *s)
 {
   if (s->owned && s->type != MPI_DATATYPE_NULL) MPI_Type_free(&s->type);
   s->owned = false;

@@ -1,7 +1,15 @@
-/* Internal to src/coll: argument resolution and MPI count helpers. */
+/*
+ * Internal to src/coll: argument resolution, MPI count helpers, wait mode.
+ *
+ * The checks every call makes are inline and touch only tables (team table,
+ * basic-type table); everything that logs or builds MPI objects is out of
+ * line in coll_common.c, so a small collective costs little more than the
+ * MPI call itself.
+ */
 #ifndef DART__COLL_INTERNAL_H
 #define DART__COLL_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -9,6 +17,67 @@
 #include "../dart_mpi.h"
 #include "../dart_team.h"
 #include "../types/types_internal.h"
+
+#define DART__LIKELY(x) __builtin_expect(!!(x), 1)
+#define DART__UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* Expression: logs one error line for func and yields DART_ERR_INVAL. */
+#define DART__COLL_INVAL(func, ...)                                            \
+  ((DART__LOG_ERROR <= dart__log_level                                         \
+        ? dart__log(DART__LOG_ERROR, (func), __VA_ARGS__)                      \
+        : (void)0),                                                            \
+   DART_ERR_INVAL)
+
+/* ---- out-of-line slow paths (coll_common.c) ---------------------------- */
+
+/* Logs why (DART, team, root) were rejected and returns the code. */
+DART__HIDDEN dart_ret_t dart__coll_fail_team(const char *func,
+                                             dart_team_t teamid,
+                                             const int32_t *root);
+/* Logs why dtype was rejected and returns DART_ERR_INVAL. */
+DART__HIDDEN dart_ret_t dart__coll_fail_type(const char *func,
+                                             dart_datatype_t dtype,
+                                             bool basic_only);
+/* Logs a failed MPI call and returns DART_ERR_OTHER. */
+DART__HIDDEN dart_ret_t dart__coll_fail_mpi(const char *func, const char *call,
+                                            int rc);
+
+/* ---- argument checks --------------------------------------------------- */
+
+/*
+ * DART initialised, team known, *root in 0..size-1 (root may be NULL).
+ * These values are identical on all members, so all members fail alike.
+ */
+static inline dart_ret_t dart__coll_team(const char *func, dart_team_t teamid,
+                                         const int32_t *root,
+                                         dart__team_t **team)
+{
+  dart__team_t *t = dart__g.initialized ? dart__team_get(teamid) : NULL;
+  *team = t;
+  if (DART__UNLIKELY(t == NULL ||
+                     (root != NULL && (*root < 0 || *root >= t->size))))
+    return dart__coll_fail_team(func, teamid, root);
+  return DART_OK;
+}
+
+/* dart__coll_team plus: dtype valid and contiguous (basic_only: basic). */
+static inline dart_ret_t dart__coll_begin(const char *func, dart_team_t teamid,
+                                          const int32_t *root,
+                                          dart_datatype_t dtype,
+                                          bool basic_only, dart__team_t **team,
+                                          const dart__type_t **d)
+{
+  dart_ret_t ret = dart__coll_team(func, teamid, root, team);
+  if (DART__UNLIKELY(ret != DART_OK)) return ret;
+  const dart__type_t *t = dart__type_get(dtype);
+  *d = t;
+  if (DART__UNLIKELY(t == NULL || !dart__type_is_contiguous(t) ||
+                     (basic_only && t->kind != DART__TYPE_BASIC)))
+    return dart__coll_fail_type(func, dtype, basic_only);
+  return DART_OK;
+}
+
+/* ---- element counts ---------------------------------------------------- */
 
 /*
  * Largest element count passed to MPI in one piece (INT_MAX). Larger
@@ -25,6 +94,13 @@ typedef struct {
   size_t bytes; /* nelem * element size                           */
 } dart__coll_span_t;
 
+/* Builds the span type for nelem > dart__coll_max_count (see below). */
+DART__HIDDEN dart_ret_t dart__coll_span_large(const char *func,
+                                              const dart__type_t *d,
+                                              size_t nelem,
+                                              dart__coll_span_t *s);
+DART__HIDDEN void dart__coll_span_release(dart__coll_span_t *s);
+
 /*
  * Describes nelem elements of the contiguous type d for one MPI call: the
  * plain (nelem, element type) when nelem <= dart__coll_max_count, else
@@ -32,52 +108,41 @@ typedef struct {
  * extent is exactly nelem elements (so per-unit blocks of scatter/gather
  * land at the right place).
  */
-DART__HIDDEN dart_ret_t dart__coll_span(const char *func, const dart__type_t *d,
-                                        size_t nelem, dart__coll_span_t *s);
-DART__HIDDEN void dart__coll_span_free(dart__coll_span_t *s);
+static inline dart_ret_t dart__coll_span(const char *func,
+                                         const dart__type_t *d, size_t nelem,
+                                         dart__coll_span_t *s)
+{
+  s->bytes = nelem * d->base_size;
+  s->owned = false;
+  s->type = d->mpi_inst;
+  s->count = (int)nelem;
+  if (DART__LIKELY(nelem <= dart__coll_max_count)) return DART_OK;
+  return dart__coll_span_large(func, d, nelem, s);
+}
+
+static inline void dart__coll_span_free(dart__coll_span_t *s)
+{
+  if (DART__UNLIKELY(s->owned)) dart__coll_span_release(s);
+}
 
 /*
  * dart__coll_begin for a contiguous dtype followed by dart__coll_span, for
  * the collectives that take counts beyond INT_MAX. With nelem == 0 only the
  * checks run (s describes nothing). The caller frees s.
  */
-DART__HIDDEN dart_ret_t dart__coll_begin_span(const char *func,
-                                              dart_team_t teamid,
-                                              const int32_t *root,
-                                              dart_datatype_t dtype,
-                                              size_t nelem, dart__team_t **team,
-                                              dart__coll_span_t *s);
+static inline dart_ret_t
+dart__coll_begin_span(const char *func, dart_team_t teamid, const int32_t *root,
+                      dart_datatype_t dtype, size_t nelem, dart__team_t **team,
+                      dart__coll_span_t *s)
+{
+  const dart__type_t *d;
+  s->owned = false;
+  dart_ret_t ret = dart__coll_begin(func, teamid, root, dtype, false, team, &d);
+  if (ret != DART_OK) return ret;
+  return dart__coll_span(func, d, nelem, s);
+}
 
-/*
- * DART initialised, team known, *root in 0..size-1 (root may be NULL).
- * Logs one line naming func and the bad value on failure.
- */
-DART__HIDDEN dart_ret_t dart__coll_team(const char *func, dart_team_t teamid,
-                                        const int32_t *root,
-                                        dart__team_t **team);
-
-/*
- * Common argument checks of a collective, all on values that are identical
- * on every member (so all members fail together): DART initialised, team
- * known, *root in 0..size-1 (root may be NULL: no root), dtype a valid
- * contiguous type (basic_only: a basic type). Each failure logs one line
- * naming func and the bad value.
- */
-DART__HIDDEN dart_ret_t dart__coll_begin(const char *func, dart_team_t teamid,
-                                         const int32_t *root,
-                                         dart_datatype_t dtype, bool basic_only,
-                                         dart__team_t **team,
-                                         const dart__type_t **d);
-
-/*
- * Completes a non-blocking MPI call started with return code rc: logs and
- * returns DART_ERR_OTHER if rc or the yielding wait fails.
- */
-DART__HIDDEN dart_ret_t dart__coll_complete(const char *func, const char *call,
-                                            int rc, MPI_Request *req);
-/* Maps the return code of a blocking MPI call (logging failures). */
-DART__HIDDEN dart_ret_t dart__coll_check(const char *func, const char *call,
-                                         int rc);
+/* ---- completion -------------------------------------------------------- */
 
 /*
  * How collectives and two-sided calls wait. YIELD: non-blocking MPI call +
@@ -91,7 +156,37 @@ DART__HIDDEN dart_ret_t dart__coll_check(const char *func, const char *call,
  */
 enum { DART__COLL_WAIT_AUTO = 0, DART__COLL_WAIT_YIELD, DART__COLL_WAIT_BLOCK };
 extern int dart__coll_wait_mode DART__HIDDEN;
-DART__HIDDEN bool dart__coll_blocking(void);
+
+/* AUTO's decision and the topology table it was made for (per dart_init). */
+extern _Atomic(const int *) dart__coll_auto_for DART__HIDDEN;
+extern _Atomic bool dart__coll_auto_block DART__HIDDEN;
+DART__HIDDEN bool dart__coll_blocking_decide(void);
+
+static inline bool dart__coll_blocking(void)
+{
+  int mode = dart__coll_wait_mode;
+  if (mode != DART__COLL_WAIT_AUTO) return mode == DART__COLL_WAIT_BLOCK;
+  if (DART__LIKELY(
+          atomic_load_explicit(&dart__coll_auto_for, memory_order_acquire) ==
+          dart__g.node_of_unit))
+    return atomic_load_explicit(&dart__coll_auto_block, memory_order_relaxed);
+  return dart__coll_blocking_decide();
+}
+
+/*
+ * Completes a non-blocking MPI call started with return code rc: logs and
+ * returns DART_ERR_OTHER if rc or the yielding wait fails.
+ */
+DART__HIDDEN dart_ret_t dart__coll_complete(const char *func, const char *call,
+                                            int rc, MPI_Request *req);
+
+/* Maps the return code of a blocking MPI call (logging failures). */
+static inline dart_ret_t dart__coll_check(const char *func, const char *call,
+                                          int rc)
+{
+  if (DART__LIKELY(rc == MPI_SUCCESS)) return DART_OK;
+  return dart__coll_fail_mpi(func, call, rc);
+}
 
 /*
  * Runs one MPI operation as the blocking call or as the non-blocking call
@@ -109,12 +204,5 @@ DART__HIDDEN bool dart__coll_blocking(void);
                                   &dart__req);                                 \
     }                                                                          \
   } while (0)
-
-/* Expression: logs one error line for func and yields DART_ERR_INVAL. */
-#define DART__COLL_INVAL(func, ...)                                            \
-  ((DART__LOG_ERROR <= dart__log_level                                         \
-        ? dart__log(DART__LOG_ERROR, (func), __VA_ARGS__)                      \
-        : (void)0),                                                            \
-   DART_ERR_INVAL)
 
 #endif /* DART__COLL_INTERNAL_H */

@@ -45,11 +45,9 @@ static dart_ret_t p2p_check(const char *func, const char *bufname,
   if (tag < 0 || tag > p2p_tag_ub())
     return DART__COLL_INVAL(func, "tag %d out of range 0..%d", tag,
                             p2p_tag_ub());
-  *d = dart__type_lookup(func, dtype);
-  if (*d == NULL) return DART_ERR_INVAL;
-  if (!dart__type_is_contiguous(*d))
-    return DART__COLL_INVAL(func, "datatype %" PRIdPTR " is not contiguous",
-                            dtype);
+  *d = dart__type_get(dtype);
+  if (DART__UNLIKELY(*d == NULL || !dart__type_is_contiguous(*d)))
+    return dart__coll_fail_type(func, dtype, false);
   if (nelem > INT_MAX)
     return DART__COLL_INVAL(func, "nelem %zu exceeds INT_MAX", nelem);
   if (buf == NULL && nelem > 0)

@@ -51,8 +51,8 @@ static dart_ret_t red_predefined(const char *func, size_t nelem,
                                  dart_datatype_t dtype, dart_operation_t op,
                                  dart__red_t *r)
 {
-  const dart__type_t *d = dart__type_lookup(func, dtype);
-  if (d == NULL) return DART_ERR_INVAL;
+  const dart__type_t *d = dart__type_get(dtype);
+  if (DART__UNLIKELY(d == NULL)) return dart__coll_fail_type(func, dtype, true);
   if (d->kind != DART__TYPE_BASIC)
     return DART__COLL_INVAL(func,
                             "datatype %" PRIdPTR " is not a basic type "

@@ -71,8 +71,7 @@ dart_domain_locality_t *dart__domain_new(void)
 void dart__domain_clear(dart_domain_locality_t *d)
 {
   if (d->children != NULL) {
-    for (int i = 0; i < d->num_domains; i++)
-      dart__domain_free(d->children[i]);
+    for (int i = 0; i < d->num_domains; i++) dart__domain_free(d->children[i]);
   }
   free(d->children);
   free(d->unit_ids);
@@ -221,9 +220,9 @@ int dart__domain_refresh_up(dart_domain_locality_t *d,
 
 int dart__domain_child_tag(const char *parent, int k, char *out)
 {
-  int len = strcmp(parent, ".") == 0 ? snprintf(out, TAG_MAX, ".%d", k)
-                                     : snprintf(out, TAG_MAX, "%s.%d",
-                                                parent, k);
+  int len = strcmp(parent, ".") == 0
+                ? snprintf(out, TAG_MAX, ".%d", k)
+                : snprintf(out, TAG_MAX, "%s.%d", parent, k);
   return (len < 0 || len >= TAG_MAX) ? -1 : 0;
 }
 
@@ -442,8 +441,7 @@ dart_ret_t dart_domain_scope_domains(const dart_domain_locality_t *domain_in,
 
 dart_ret_t dart_domain_scope_tags(const dart_domain_locality_t *domain_in,
                                   dart_locality_scope_t scope,
-                                  int *num_domains_out,
-                                  char ***domain_tags_out)
+                                  int *num_domains_out, char ***domain_tags_out)
 {
   DART__CHECK_NOTNULL(num_domains_out);
   *num_domains_out = 0;
@@ -499,13 +497,14 @@ static dart_ret_t prepare_insert(const char *func,
   if (dart__domain_child_tag(parent->domain_tag,
                              dart__domain_next_tag_number(parent), tag) != 0 ||
       dart__domain_retag_length(sub, tag) >= TAG_MAX) {
-    dart__log(DART__LOG_ERROR, func, "tags below '%s' would exceed %d "
-              "characters", parent->domain_tag, TAG_MAX - 1);
+    dart__log(DART__LOG_ERROR, func,
+              "tags below '%s' would exceed %d "
+              "characters",
+              parent->domain_tag, TAG_MAX - 1);
     return DART_ERR_INVAL;
   }
-  dart_domain_locality_t **children =
-      realloc(parent->children,
-              (size_t)(parent->num_domains + 1) * sizeof *children);
+  dart_domain_locality_t **children = realloc(
+      parent->children, (size_t)(parent->num_domains + 1) * sizeof *children);
   if (children == NULL) {
     dart__log(DART__LOG_ERROR, func, "out of memory");
     return DART_ERR_NOMEM;
@@ -534,8 +533,8 @@ dart_ret_t dart_domain_add_subdomain(dart_domain_locality_t *domain,
   DART__CHECK_NOTNULL(domain);
   DART__CHECK_NOTNULL(subdomain);
   DART__CHECK_ARG(subdomain_rel_id <= domain->num_domains,
-                  "subdomain_rel_id %d out of range (0..%d)",
-                  subdomain_rel_id, domain->num_domains);
+                  "subdomain_rel_id %d out of range (0..%d)", subdomain_rel_id,
+                  domain->num_domains);
   DART__CHECK_ARG(!dart__domain_contains(subdomain, domain),
                   "domain '%s' is inside the subdomain to add",
                   domain->domain_tag);

@@ -38,8 +38,8 @@ dart_ret_t dart__domain_resolve(const char *func, dart_domain_locality_t *root,
     }
     if (d == NULL || dart__domvec_push(out, d) != 0) {
       if (d == NULL)
-        dart__log(DART__LOG_ERROR, func, "no domain '%s' below '%s'",
-                  tags[i], root->domain_tag);
+        dart__log(DART__LOG_ERROR, func, "no domain '%s' below '%s'", tags[i],
+                  root->domain_tag);
       else
         dart__log(DART__LOG_ERROR, func, "out of memory");
       free(out->v);
@@ -61,8 +61,8 @@ enum { F_NOMEM = -1, F_SAME = 0, F_CHANGED = 1, F_EMPTIED = 2 };
  * loses all of its children. Removed domains are freed, the survivors are
  * re-indexed (tags unchanged) and changed domains refreshed bottom-up.
  */
-static int filter_children(dart_domain_locality_t *d,
-                           const dart__domvec_t *set, bool select)
+static int filter_children(dart_domain_locality_t *d, const dart__domvec_t *set,
+                           bool select)
 {
   if (d->num_domains == 0) return F_SAME;
   int kept = 0;
@@ -107,8 +107,9 @@ int dart__domain_exclude_set(dart_domain_locality_t *d,
 }
 
 /* Shared body of dart_domain_select (select) and dart_domain_exclude. */
-static dart_ret_t filter_api(const char *func, dart_domain_locality_t *domain_in,
-                             int n, const char **tags, bool select)
+static dart_ret_t filter_api(const char *func,
+                             dart_domain_locality_t *domain_in, int n,
+                             const char **tags, bool select)
 {
   if (domain_in == NULL) {
     dart__log(DART__LOG_ERROR, func, "argument 'domain_in' is NULL");
@@ -116,8 +117,8 @@ static dart_ret_t filter_api(const char *func, dart_domain_locality_t *domain_in
   }
   dart__domvec_t set;
   /* Exclude skips unknown tags: removing what is not there succeeds. */
-  dart_ret_t ret = dart__domain_resolve(func, domain_in, n, tags, !select,
-                                        &set);
+  dart_ret_t ret =
+      dart__domain_resolve(func, domain_in, n, tags, !select, &set);
   if (ret != DART_OK) return ret;
   if (!select && dart__domvec_has(&set, domain_in)) {
     free(set.v);
@@ -190,9 +191,8 @@ dart_ret_t dart_domain_split_scope(const dart_domain_locality_t *domain_in,
   }
   int total = all.n;
   free(all.v);
-  DART__CHECK(total > 0, DART_ERR_NOTFOUND,
-              "no domain of scope %d below '%s'", (int)scope,
-              domain_in->domain_tag);
+  DART__CHECK(total > 0, DART_ERR_NOTFOUND, "no domain of scope %d below '%s'",
+              (int)scope, domain_in->domain_tag);
   int chunk = (total + num_parts - 1) / num_parts;
   for (int p = 0; p < num_parts; p++) {
     int first = p * chunk < total ? p * chunk : total;

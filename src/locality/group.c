@@ -69,8 +69,8 @@ static dart_domain_locality_t *new_group(const dart_domain_locality_t *p,
   g->team = p->team;
   memcpy(g->host, p->host, sizeof g->host);
   g->num_units = 0;
-  g->children = calloc((size_t)(capacity > 0 ? capacity : 1),
-                       sizeof *g->children);
+  g->children =
+      calloc((size_t)(capacity > 0 ? capacity : 1), sizeof *g->children);
   if (g->children == NULL) {
     free(g);
     return NULL;
@@ -223,9 +223,9 @@ dart_ret_t dart_domain_group(dart_domain_locality_t *domain_in,
   DART__CHECK_ARG(num_group_subdomains >= 1, "num_group_subdomains %d < 1",
                   num_group_subdomains);
   dart__domvec_t set;
-  dart_ret_t ret = dart__domain_resolve(__func__, domain_in,
-                                        num_group_subdomains,
-                                        group_subdomain_tags, false, &set);
+  dart_ret_t ret =
+      dart__domain_resolve(__func__, domain_in, num_group_subdomains,
+                           group_subdomain_tags, false, &set);
   if (ret != DART_OK) return ret;
   if (dart__domvec_has(&set, domain_in)) {
     free(set.v);

@@ -13,8 +13,7 @@
 
 #include "locality_internal.h"
 
-static void add_scope(dart_hwinfo_t *hw, dart_locality_scope_t scope,
-                      int index)
+static void add_scope(dart_hwinfo_t *hw, dart_locality_scope_t scope, int index)
 {
   if (hw->num_scopes == DART_LOCALITY_MAX_DOMAIN_SCOPES) return;
   hw->scopes[hw->num_scopes].scope = scope;
@@ -59,8 +58,8 @@ static void fill_scopes(dart_hwinfo_t *hw, hwloc_topology_t topo,
     if (obj->type == HWLOC_OBJ_PACKAGE) {
       add_scope(hw, DART_LOCALITY_SCOPE_PACKAGE, os_or_logical(obj));
     } else if (hwloc_obj_type_is_dcache(obj->type) &&
-               hwloc_get_nbobjs_inside_cpuset_by_type(
-                   topo, obj->cpuset, HWLOC_OBJ_CORE) > 1) {
+               hwloc_get_nbobjs_inside_cpuset_by_type(topo, obj->cpuset,
+                                                      HWLOC_OBJ_CORE) > 1) {
       add_scope(hw, DART_LOCALITY_SCOPE_CACHE, (int)obj->logical_index);
     }
   }

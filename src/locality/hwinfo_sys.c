@@ -99,9 +99,9 @@ static int cpus_from_sysfs(const char *root, cpu_id_t **out)
         n = -1;
         goto done;
       }
-      ids[n++] = (cpu_id_t){c, list_first(buf),
-                            read_cpu_long(root, c,
-                                          "topology/physical_package_id")};
+      ids[n++] =
+          (cpu_id_t){c, list_first(buf),
+                     read_cpu_long(root, c, "topology/physical_package_id")};
     }
   }
 done:
@@ -162,8 +162,7 @@ static int cpus_from_cpuinfo(const char *root, cpu_id_t **out)
 }
 
 /* Fills core/package fields; returns the scope weight (CPUs) of the core. */
-static int detect_cores(dart_hwinfo_t *hw, int cpu, const cpu_id_t *ids,
-                        int n)
+static int detect_cores(dart_hwinfo_t *hw, int cpu, const cpu_id_t *ids, int n)
 {
   const cpu_id_t *me = NULL;
   for (int i = 0; i < n && me == NULL; i++)
@@ -207,8 +206,7 @@ static int meminfo_mb(const char *root, const char *path)
  * Fills the NUMA fields and the system memory (sum over the nodes, as
  * hwloc counts it); returns the CPU count of the unit's node or -1.
  */
-static int detect_numa(dart_hwinfo_t *hw, int cpu, const char *root,
-                       char *buf)
+static int detect_numa(dart_hwinfo_t *hw, int cpu, const char *root, char *buf)
 {
   char *online = malloc(LIST_MAX);
   if (online == NULL ||
@@ -279,15 +277,15 @@ static int detect_caches(dart_hwinfo_t *hw, int cpu, const char *root,
     snprintf(path, sizeof path, "%s/id", dir);
     long id = dart__sys_read_long(root, path);
     snprintf(path, sizeof path, "%s/shared_cpu_list", dir);
-    int weight = dart__sys_read(root, path, buf, LIST_MAX) > 0
-                     ? list_weight(buf) : -1;
+    int weight =
+        dart__sys_read(root, path, buf, LIST_MAX) > 0 ? list_weight(buf) : -1;
     if (id < 0 && weight > 0) id = list_first(buf);
     hw->cache_sizes[level - 1] = size > INT_MAX ? INT_MAX : (int)size;
     hw->cache_line_sizes[level - 1] = (int)line;
     hw->cache_ids[level - 1] = (int)id;
     if (weight > core_weight && nc < DART_LOCALITY_MAX_DOMAIN_SCOPES - 3)
-      cand[nc++] = (cand_t){DART_LOCALITY_SCOPE_CACHE, (int)id, weight,
-                            1 + (int)level};
+      cand[nc++] =
+          (cand_t){DART_LOCALITY_SCOPE_CACHE, (int)id, weight, 1 + (int)level};
   }
   return nc;
 }
@@ -338,8 +336,8 @@ int dart__hwinfo_detect_sys(dart_hwinfo_t *hw, int cpu, const char *root)
   nc = detect_caches(hw, cpu, root, buf, core_weight, cand, nc);
   int numa_weight = detect_numa(hw, cpu, root, buf);
   if (hw->numa_id >= 0)
-    cand[nc++] = (cand_t){DART_LOCALITY_SCOPE_NUMA, hw->numa_id,
-                          numa_weight, 100};
+    cand[nc++] =
+        (cand_t){DART_LOCALITY_SCOPE_NUMA, hw->numa_id, numa_weight, 100};
   if (package >= 0)
     cand[nc++] = (cand_t){DART_LOCALITY_SCOPE_PACKAGE, (int)package,
                           package_weight, 101};

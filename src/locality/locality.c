@@ -30,8 +30,8 @@ static int host_ptr_cmp(const void *a, const void *b)
  * True unless "same host name" <=> "same DART node" holds for all units.
  * O(n log n); a failed allocation answers true (renaming is always safe).
  */
-static bool hosts_disagree(const dart_hwinfo_t *all, const int *node_of,
-                           int n, int num_nodes)
+static bool hosts_disagree(const dart_hwinfo_t *all, const int *node_of, int n,
+                           int num_nodes)
 {
   int *rep = malloc((size_t)num_nodes * sizeof *rep);
   const char **names = malloc((size_t)num_nodes * sizeof *names);
@@ -39,9 +39,12 @@ static bool hosts_disagree(const dart_hwinfo_t *all, const int *node_of,
   for (int k = 0; !disagree && k < num_nodes; k++) rep[k] = -1;
   for (int u = 0; !disagree && u < n; u++) {
     int k = node_of[u];
-    if (k < 0 || k >= num_nodes) disagree = true;
-    else if (rep[k] < 0) rep[k] = u;
-    else disagree = strcmp(all[u].host, all[rep[k]].host) != 0;
+    if (k < 0 || k >= num_nodes)
+      disagree = true;
+    else if (rep[k] < 0)
+      rep[k] = u;
+    else
+      disagree = strcmp(all[u].host, all[rep[k]].host) != 0;
   }
   for (int k = 0; !disagree && k < num_nodes; k++) {
     disagree = rep[k] < 0;
@@ -91,8 +94,8 @@ static dart_ret_t build_team_locality(dart__team_t *team, bool is_all)
   ret = dart__locality_build(team->id, team->size, team->l2g, all,
                              &team->locality);
   if (ret != DART_OK)
-    DART_LOG_ERROR("building the locality of team %d failed: %s",
-                   (int)team->id, dart__strerror(ret));
+    DART_LOG_ERROR("building the locality of team %d failed: %s", (int)team->id,
+                   dart__strerror(ret));
 out:
   free(all);
   return ret;
@@ -129,8 +132,10 @@ static dart__locality_t *team_locality(const char *func, dart_team_t teamid)
   dart__team_t *team = dart__team_lookup(func, teamid);
   if (team == NULL) return NULL;
   if (team->locality == NULL)
-    dart__log(DART__LOG_ERROR, func, "team %d has no locality data (call "
-              "dart_team_locality_init)", (int)teamid);
+    dart__log(DART__LOG_ERROR, func,
+              "team %d has no locality data (call "
+              "dart_team_locality_init)",
+              (int)teamid);
   return team->locality;
 }
 

@@ -64,8 +64,8 @@ DART__HIDDEN void dart__hwinfo_cpu_mhz(dart_hwinfo_t *hw, int cpu,
                                        const char *root);
 
 /* Small file helpers shared by the detection code (root-relative paths). */
-DART__HIDDEN int dart__sys_read(const char *root, const char *path,
-                                char *buf, size_t size);
+DART__HIDDEN int dart__sys_read(const char *root, const char *path, char *buf,
+                                size_t size);
 DART__HIDDEN long dart__sys_read_long(const char *root, const char *path);
 
 /* ---- tree building (tree.c) ------------------------------------------- */
@@ -126,8 +126,7 @@ DART__HIDDEN int dart__domain_copy(dart_domain_locality_t *dst,
  * from its children. A domain without children gets an empty unit list if
  * `emptied`, otherwise it is left alone. Returns 0 or -1 (out of memory).
  */
-DART__HIDDEN int dart__domain_refresh(dart_domain_locality_t *d,
-                                      bool emptied);
+DART__HIDDEN int dart__domain_refresh(dart_domain_locality_t *d, bool emptied);
 /* Refreshes d and its ancestors up to and including `top`. */
 DART__HIDDEN int dart__domain_refresh_up(dart_domain_locality_t *d,
                                          const dart_domain_locality_t *top);

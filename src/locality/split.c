@@ -42,9 +42,8 @@ dart_ret_t dart_group_locality_split(const dart_group_t g,
     return DART_ERR_NOMEM;
   }
   size_t total = (size_t)doms.n;
-  DART__CHECK(total > 0, DART_ERR_NOTFOUND,
-              "no domain of scope %d below '%s'", (int)scope,
-              domain->domain_tag);
+  DART__CHECK(total > 0, DART_ERR_NOTFOUND, "no domain of scope %d below '%s'",
+              (int)scope, domain->domain_tag);
   if (n > total) n = total;
   size_t per = (total + n - 1) / n;
   dart__group_t **parts = calloc(n, sizeof *parts);

@@ -24,7 +24,7 @@ typedef struct {
   int *host_node;            /* node index of every distinct host    */
   int num_hosts;
   int num_nodes;
-  int num_modules;           /* running global index of modules      */
+  int num_modules; /* running global index of modules      */
 } build_t;
 
 bool dart__locality_is_module_of(const char *host, const char *node)
@@ -45,8 +45,8 @@ static void sanitize(dart_hwinfo_t *hw)
   if (hw->num_scopes < 0 || hw->num_scopes > MAX_SCOPES) hw->num_scopes = 0;
   if (hw->num_scopes == 0 || hw->scopes[0].scope != DART_LOCALITY_SCOPE_CORE) {
     if (hw->num_scopes == MAX_SCOPES) hw->num_scopes--;
-    memmove(hw->scopes + 1, hw->scopes, (size_t)hw->num_scopes *
-                                            sizeof hw->scopes[0]);
+    memmove(hw->scopes + 1, hw->scopes,
+            (size_t)hw->num_scopes * sizeof hw->scopes[0]);
     hw->scopes[0].scope = DART_LOCALITY_SCOPE_CORE;
     hw->scopes[0].index = hw->core_id >= 0 ? hw->core_id : hw->cpu_id;
     hw->num_scopes++;
@@ -117,8 +117,8 @@ static dart_domain_locality_t *add_child(const build_t *b,
   if (kids == NULL || d->unit_ids == NULL ||
       dart__domain_child_tag(parent->domain_tag, k, d->domain_tag) != 0) {
     if (kids != NULL && d->unit_ids != NULL)
-      DART_LOG_ERROR("tag below '%s' exceeds %d characters",
-                     parent->domain_tag, DART_LOCALITY_DOMAIN_TAG_MAX_SIZE - 1);
+      DART_LOG_ERROR("tag below '%s' exceeds %d characters", parent->domain_tag,
+                     DART_LOCALITY_DOMAIN_TAG_MAX_SIZE - 1);
     dart__domain_free(d);
     return NULL;
   }
@@ -191,8 +191,8 @@ static int build_hw(build_t *b, dart_domain_locality_t *d, const int *units,
   int *sub = malloc((size_t)nu * sizeof *sub);
   int rc = (kv == NULL || sub == NULL) ? -1 : 0;
   for (int i = 0; rc == 0 && i < nu; i++)
-    kv[i] = (keyed_t){scope_key(&b->rec[units[i]].hwinfo, scope, idx),
-                      units[i]};
+    kv[i] =
+        (keyed_t){scope_key(&b->rec[units[i]].hwinfo, scope, idx), units[i]};
   if (rc == 0) qsort(kv, (size_t)nu, sizeof *kv, keyed_cmp);
   for (int i = 0; rc == 0 && i < nu;) {
     int ns = 0, key = kv[i].key;
@@ -250,8 +250,8 @@ static int build_node(build_t *b, dart_domain_locality_t *root, int n,
     int ns = 0;
     for (int i = 0; i < nu; i++)
       if (b->host_of[units[i]] == h) sub[ns++] = units[i];
-    dart_domain_locality_t *mod = add_child(
-        b, node, DART_LOCALITY_SCOPE_MODULE, b->num_modules++, sub, ns);
+    dart_domain_locality_t *mod = add_child(b, node, DART_LOCALITY_SCOPE_MODULE,
+                                            b->num_modules++, sub, ns);
     if (mod == NULL) return -1;
     snprintf(mod->host, sizeof mod->host, "%s", b->hosts[h]);
     mod->shared_mem_bytes = -1;
@@ -296,8 +296,7 @@ fail:
 }
 
 dart_ret_t dart__locality_build(dart_team_t team, int n, const int32_t *gids,
-                                const dart_hwinfo_t *hw,
-                                dart__locality_t **out)
+                                const dart_hwinfo_t *hw, dart__locality_t **out)
 {
   *out = NULL;
   if (n < 1 || gids == NULL || hw == NULL) return DART_ERR_INVAL;

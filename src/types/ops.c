@@ -28,35 +28,24 @@
 
 /* ---- predefined ops --------------------------------------------------- */
 
-static bool basic_is_integer(dart_datatype_t t)
-{
-  return t >= DART_TYPE_BYTE && t <= DART_TYPE_ULONGLONG;
-}
-
-MPI_Op dart__op_mpi(dart_operation_t op, dart_datatype_t basic)
-{
-  if (basic <= DART_TYPE_UNDEFINED || basic >= DART_TYPE_LAST)
-    return MPI_OP_NULL;
-  switch (op) {
-  case DART_OP_MIN: return MPI_MIN;
-  case DART_OP_MAX: return MPI_MAX;
-  case DART_OP_SUM: return MPI_SUM;
-  case DART_OP_PROD: return MPI_PROD;
-  case DART_OP_REPLACE: return MPI_REPLACE;
-  case DART_OP_NO_OP: return MPI_NO_OP;
-  default: break;
-  }
-  if (!basic_is_integer(basic)) return MPI_OP_NULL;
-  switch (op) {
-  case DART_OP_BAND: return MPI_BAND;
-  case DART_OP_LAND: return MPI_LAND;
-  case DART_OP_BOR: return MPI_BOR;
-  case DART_OP_LOR: return MPI_LOR;
-  case DART_OP_BXOR: return MPI_BXOR;
-  case DART_OP_LXOR: return MPI_LXOR;
-  default: return MPI_OP_NULL;
-  }
-}
+/* [op][0] for integer types, [op][1] for floating types; MPI_OP_NULL where
+ * the op is not defined (MPI has no bitwise/logical ops on floats). */
+const MPI_Op dart__op_table[DART_OP_LAST][2] = {
+    [DART_OP_UNDEFINED] = {MPI_OP_NULL, MPI_OP_NULL},
+    [DART_OP_MIN] = {MPI_MIN, MPI_MIN},
+    [DART_OP_MAX] = {MPI_MAX, MPI_MAX},
+    [DART_OP_MINMAX] = {MPI_OP_NULL, MPI_OP_NULL},
+    [DART_OP_SUM] = {MPI_SUM, MPI_SUM},
+    [DART_OP_PROD] = {MPI_PROD, MPI_PROD},
+    [DART_OP_BAND] = {MPI_BAND, MPI_OP_NULL},
+    [DART_OP_LAND] = {MPI_LAND, MPI_OP_NULL},
+    [DART_OP_BOR] = {MPI_BOR, MPI_OP_NULL},
+    [DART_OP_LOR] = {MPI_LOR, MPI_OP_NULL},
+    [DART_OP_BXOR] = {MPI_BXOR, MPI_OP_NULL},
+    [DART_OP_LXOR] = {MPI_LXOR, MPI_OP_NULL},
+    [DART_OP_REPLACE] = {MPI_REPLACE, MPI_REPLACE},
+    [DART_OP_NO_OP] = {MPI_NO_OP, MPI_NO_OP},
+};
 
 /* ---- MINMAX ----------------------------------------------------------- */
 

@@ -34,7 +34,7 @@
          .mpi_elem = mpi,                                                      \
          .mpi_inst = mpi}
 
-static const dart__type_t dart__basic_types[DART_TYPE_LAST] = {
+const dart__type_t dart__basic_types[DART_TYPE_LAST] = {
     DART__BASIC(DART_TYPE_BYTE, char, DART__MPI_PLAIN_CHAR),
     DART__BASIC(DART_TYPE_SHORT, short, MPI_SHORT),
     DART__BASIC(DART_TYPE_INT, int, MPI_INT),
@@ -52,11 +52,8 @@ static const dart__type_t dart__basic_types[DART_TYPE_LAST] = {
 /* Derived types; payload dart__type_t. */
 static dart__registry_t dart__type_reg;
 
-const dart__type_t *dart__type_get(dart_datatype_t t)
+const dart__type_t *dart__type_get_derived(dart_datatype_t t)
 {
-  if (t > DART_TYPE_UNDEFINED && t < DART_TYPE_LAST)
-    return &dart__basic_types[t];
-  if (t <= DART_TYPE_LAST) return NULL;
   return dart__registry_get(&dart__type_reg, t);
 }
 

@@ -49,8 +49,7 @@ static inline int loc_leaf_count(const dart_domain_locality_t *d, int32_t u)
  * domain = sorted union of the children's units. With `fresh` (a tree
  * just built by DART) also: tags by relative index, tag extends parent.
  */
-static inline void loc_check_domain(const dart_domain_locality_t *d,
-                                    bool fresh)
+static inline void loc_check_domain(const dart_domain_locality_t *d, bool fresh)
 {
   TEST_CHECK((d->num_domains == 0) == (d->children == NULL));
   TEST_CHECK((d->num_units == 0) == (d->unit_ids == NULL));

@@ -26,10 +26,10 @@ void dart__log(int level, const char *func, const char *fmt, ...)
 const char *dart__strerror(dart_ret_t ret)
 {
   switch (ret) {
-#define DART__RET_CASE(code, msg) case code: return msg;
+#define DART__RET_CASE(code, msg)                                              \
+  case code: return msg;
     DART__RET_TABLE(DART__RET_CASE)
 #undef DART__RET_CASE
-  default:
-    return "unknown error code";
+  default: return "unknown error code";
   }
 }

@@ -51,8 +51,8 @@ static const char *units(const dart_domain_locality_t *d)
   static char buf[256];
   buf[0] = '\0';
   for (int i = 0; i < d->num_units; i++)
-    snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%d",
-             i ? "," : "", d->unit_ids[i].id);
+    snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%d", i ? "," : "",
+             d->unit_ids[i].id);
   return buf;
 }
 
@@ -131,7 +131,8 @@ static void test_find_and_scopes(void)
   TEST_CHECK(find(root, ".") == root);
   TEST_CHECK(find(root, ".1.0.0.1")->unit_ids[0].id == 11);
   TEST_CHECK(find(find(root, ".1"), ".1.0.0.1") == find(root, ".1.0.0.1"));
-  TEST_CHECK(absent(root, ".2") && absent(root, "") && absent(root, ".1.0.0.1.0"));
+  TEST_CHECK(absent(root, ".2") && absent(root, "") &&
+             absent(root, ".1.0.0.1.0"));
   TEST_CHECK(absent(find(root, ".0"), ".1.0"));
   int logged = log_stub_count;
   TEST_EQ_RET(dart_domain_find(NULL, ".", &d), DART_ERR_INVAL);
@@ -142,8 +143,10 @@ static void test_find_and_scopes(void)
   static const struct {
     dart_locality_scope_t scope;
     int n;
-  } want[] = {{DART_LOCALITY_SCOPE_GLOBAL, 1}, {DART_LOCALITY_SCOPE_NODE, 2},
-              {DART_LOCALITY_SCOPE_MODULE, 2}, {DART_LOCALITY_SCOPE_NUMA, 4},
+  } want[] = {{DART_LOCALITY_SCOPE_GLOBAL, 1},
+              {DART_LOCALITY_SCOPE_NODE, 2},
+              {DART_LOCALITY_SCOPE_MODULE, 2},
+              {DART_LOCALITY_SCOPE_NUMA, 4},
               {DART_LOCALITY_SCOPE_CORE, 8}};
   for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
     int n = -1;
@@ -166,17 +169,20 @@ static void test_find_and_scopes(void)
   dart_domain_locality_t **doms = (void *)1;
   char **tags = (void *)1;
   logged = log_stub_count;
-  TEST_EQ_RET(dart_domain_scope_domains(root, DART_LOCALITY_SCOPE_PACKAGE,
-                                        &n, &doms), DART_ERR_NOTFOUND);
+  TEST_EQ_RET(
+      dart_domain_scope_domains(root, DART_LOCALITY_SCOPE_PACKAGE, &n, &doms),
+      DART_ERR_NOTFOUND);
   TEST_CHECK(n == 0 && doms == NULL);
   n = 5;
   TEST_EQ_RET(dart_domain_scope_tags(root, DART_LOCALITY_SCOPE_UNIT, &n, &tags),
               DART_ERR_NOTFOUND);
   TEST_CHECK(n == 0 && tags == NULL && log_stub_count == logged);
-  TEST_EQ_RET(dart_domain_scope_domains(NULL, DART_LOCALITY_SCOPE_CORE, &n,
-                                        &doms), DART_ERR_INVAL);
-  TEST_EQ_RET(dart_domain_scope_tags(root, DART_LOCALITY_SCOPE_CORE, NULL,
-                                     &tags), DART_ERR_INVAL);
+  TEST_EQ_RET(
+      dart_domain_scope_domains(NULL, DART_LOCALITY_SCOPE_CORE, &n, &doms),
+      DART_ERR_INVAL);
+  TEST_EQ_RET(
+      dart_domain_scope_tags(root, DART_LOCALITY_SCOPE_CORE, NULL, &tags),
+      DART_ERR_INVAL);
   TEST_CHECK(log_stub_count == logged + 2);
   dart__locality_free(loc);
 }
@@ -228,8 +234,8 @@ static void test_exclude(void)
   TEST_CHECK(strcmp(units(find(root, ".1.0")), "10,11,12") == 0);
   /* Same leaf listed several times, a core inside an excluded NUMA
    * domain, and the NUMA domain itself. */
-  TEST_OK(dart_domain_exclude(root, 4, TAGS(".0.0.0.1", ".0.0.0", ".0.0.0.1",
-                                             ".0.0.0.0")));
+  TEST_OK(dart_domain_exclude(
+      root, 4, TAGS(".0.0.0.1", ".0.0.0", ".0.0.0.1", ".0.0.0.0")));
   loc_check_domain(root, false);
   TEST_CHECK(absent(root, ".0.0.0") && absent(root, ".0.0.0.1"));
   TEST_CHECK(find(root, ".0.0.1")->relative_index == 0);
@@ -315,12 +321,13 @@ static void test_split(void)
   for (int p = 0; p < 3; p++) dart__domain_clear(&parts[p]);
 
   int logged = log_stub_count;
-  TEST_EQ_RET(dart_domain_split_scope(root, DART_LOCALITY_SCOPE_PACKAGE, 2,
-                                      parts), DART_ERR_NOTFOUND);
-  TEST_EQ_RET(dart_domain_split_scope(root, DART_LOCALITY_SCOPE_NODE, 0,
-                                      parts), DART_ERR_INVAL);
-  TEST_EQ_RET(dart_domain_split_scope(root, DART_LOCALITY_SCOPE_NODE, 2,
-                                      NULL), DART_ERR_INVAL);
+  TEST_EQ_RET(
+      dart_domain_split_scope(root, DART_LOCALITY_SCOPE_PACKAGE, 2, parts),
+      DART_ERR_NOTFOUND);
+  TEST_EQ_RET(dart_domain_split_scope(root, DART_LOCALITY_SCOPE_NODE, 0, parts),
+              DART_ERR_INVAL);
+  TEST_EQ_RET(dart_domain_split_scope(root, DART_LOCALITY_SCOPE_NODE, 2, NULL),
+              DART_ERR_INVAL);
   TEST_CHECK(log_stub_count == logged + 3);
   dart__locality_free(loc);
 }
@@ -338,7 +345,8 @@ static void test_group(void)
   TEST_CHECK(g->relative_index == 0 && g->num_domains == 2);
   TEST_CHECK(strcmp(units(g), "10,11") == 0 && g->num_aliases == 0);
   TEST_CHECK(strcmp(g->children[0]->domain_tag, ".1.0.0.2.0") == 0);
-  TEST_CHECK(g->children[1]->unit_ids[0].id == 11 && g->children[1]->level == 5);
+  TEST_CHECK(g->children[1]->unit_ids[0].id == 11 &&
+             g->children[1]->level == 5);
   TEST_CHECK(absent(root, ".1.0.0.0") && g->node_id == 1);
   loc_check_domain(root, false);
   /* (a) again, one NUMA domain of node .0: group appended after the
@@ -379,11 +387,12 @@ static void test_group(void)
   /* (b) within a module, nested entries ignored. */
   loc = base();
   root = loc->root;
-  TEST_OK(dart_domain_group(root, 3, TAGS(".0.0.0.1", ".0.0.1.0", ".0.0.1"),
-                            g1));
+  TEST_OK(
+      dart_domain_group(root, 3, TAGS(".0.0.0.1", ".0.0.1.0", ".0.0.1"), g1));
   TEST_CHECK(strcmp(g1, ".0.0.2") == 0);
   g = find(root, g1);
-  TEST_CHECK(strcmp(units(g), "15,16,17") == 0 && g->aliases[0] == root->children[0]->children[0]);
+  TEST_CHECK(strcmp(units(g), "15,16,17") == 0 &&
+             g->aliases[0] == root->children[0]->children[0]);
   TEST_CHECK(find(root, ".0.0.2.1")->num_domains == 2);
   TEST_CHECK(strcmp(units(find(root, ".0.0")), "14,15,16,17") == 0);
   loc_check_domain(root, false);
@@ -414,7 +423,8 @@ static void test_add_move(void)
   loc_check_domain(root, false);
   /* Reorder within the same parent. */
   TEST_OK(dart_domain_move_subdomain(numa, numa->parent, 0));
-  TEST_CHECK(numa->relative_index == 0 && strcmp(numa->domain_tag, ".0.0.3") == 0);
+  TEST_CHECK(numa->relative_index == 0 &&
+             strcmp(numa->domain_tag, ".0.0.3") == 0);
   loc_check_domain(root, false);
   /* Moving the last child away leaves an empty domain. */
   dart_domain_locality_t *n1 = find(root, ".1.0.0");
@@ -463,8 +473,8 @@ static void check_group(const dart__group_t *g, const char *want)
 {
   char buf[128] = "";
   for (size_t i = 0; i < g->n; i++)
-    snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%d",
-             i ? "," : "", g->ids[i]);
+    snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%d", i ? "," : "",
+             g->ids[i]);
   TEST_CHECK_MSG(strcmp(buf, want) == 0, "group %s, want %s", buf, want);
 }
 
@@ -501,14 +511,17 @@ static void test_group_locality_split(void)
   int logged = log_stub_count;
   nout = 7;
   TEST_EQ_RET(dart_group_locality_split(g, loc->root, DART_LOCALITY_SCOPE_UNIT,
-                                        2, &nout, out), DART_ERR_NOTFOUND);
-  TEST_EQ_RET(dart_group_locality_split(NULL, loc->root,
-                                        DART_LOCALITY_SCOPE_CORE, 2, &nout,
-                                        out), DART_ERR_INVAL);
+                                        2, &nout, out),
+              DART_ERR_NOTFOUND);
+  TEST_EQ_RET(dart_group_locality_split(
+                  NULL, loc->root, DART_LOCALITY_SCOPE_CORE, 2, &nout, out),
+              DART_ERR_INVAL);
   TEST_EQ_RET(dart_group_locality_split(g, NULL, DART_LOCALITY_SCOPE_CORE, 2,
-                                        &nout, out), DART_ERR_INVAL);
+                                        &nout, out),
+              DART_ERR_INVAL);
   TEST_EQ_RET(dart_group_locality_split(g, loc->root, DART_LOCALITY_SCOPE_CORE,
-                                        0, &nout, out), DART_ERR_INVAL);
+                                        0, &nout, out),
+              DART_ERR_INVAL);
   TEST_CHECK(log_stub_count == logged + 4 && nout == 7);
   dart__group_free(g);
   dart__locality_free(loc);

@@ -41,8 +41,8 @@ static void put_cache(int cpu, int idx, int level, const char *type,
                       const char *size, int id, const char *shared)
 {
   char dir[128];
-  snprintf(dir, sizeof dir, "/sys/devices/system/cpu/cpu%d/cache/index%d",
-           cpu, idx);
+  snprintf(dir, sizeof dir, "/sys/devices/system/cpu/cpu%d/cache/index%d", cpu,
+           idx);
   char path[160];
   snprintf(path, sizeof path, "%s/level", dir);
   put(path, "%d\n", level);
@@ -71,8 +71,8 @@ static void make_sysfs_machine(void)
     snprintf(path, sizeof path, "/sys/devices/system/node/node%d/cpulist", k);
     put(path, "%d-%d\n", 4 * k, 4 * k + 3);
     snprintf(path, sizeof path, "/sys/devices/system/node/node%d/meminfo", k);
-    put(path, "Node %d MemTotal:        4194304 kB\nNode %d MemFree: 1 kB\n",
-        k, k);
+    put(path, "Node %d MemTotal:        4194304 kB\nNode %d MemFree: 1 kB\n", k,
+        k);
   }
   for (int c = 0; c < 16; c++) {
     char path[128], sib[32], pkg[32];
@@ -124,7 +124,8 @@ static void test_sysfs_machine(void)
   TEST_CHECK(hw.min_threads == 1 && hw.max_threads == 2);
   TEST_CHECK(hw.min_cpu_mhz == 800 && hw.max_cpu_mhz == 3500);
   /* Sum of the NUMA nodes (as hwloc), not /proc/meminfo's 32 GB. */
-  TEST_CHECK(hw.system_memory_bytes == 4 * 4096 && hw.numa_memory_bytes == 4096);
+  TEST_CHECK(hw.system_memory_bytes == 4 * 4096 &&
+             hw.numa_memory_bytes == 4096);
   TEST_CHECK(hw.cache_sizes[0] == 48 * 1024 && hw.cache_sizes[1] == 2 << 20);
   TEST_CHECK(hw.cache_sizes[2] == 32 << 20 && hw.cache_sizes[3] == -1);
   TEST_CHECK(hw.cache_line_sizes[2] == 64 && hw.cache_ids[2] == 1);
@@ -166,11 +167,14 @@ static void test_sysfs_machine(void)
 static void test_cpuinfo_only(void)
 {
   snprintf(root + strlen(root), sizeof root - strlen(root), "/ci");
-  put("/proc/cpuinfo",
-      "processor\t: 0\nphysical id\t: 0\ncore id\t\t: 0\ncpu MHz\t\t: 2400.4\n\n"
-      "processor\t: 1\nphysical id\t: 0\ncore id\t\t: 1\ncpu MHz\t\t: 2400.4\n\n"
-      "processor\t: 2\nphysical id\t: 0\ncore id\t\t: 0\ncpu MHz\t\t: 1999.6\n\n"
-      "processor\t: 3\nphysical id\t: 0\ncore id\t\t: 1\ncpu MHz\t\t: 2400.4\n");
+  put("/proc/cpuinfo", "processor\t: 0\nphysical id\t: 0\ncore id\t\t: 0\ncpu "
+                       "MHz\t\t: 2400.4\n\n"
+                       "processor\t: 1\nphysical id\t: 0\ncore id\t\t: 1\ncpu "
+                       "MHz\t\t: 2400.4\n\n"
+                       "processor\t: 2\nphysical id\t: 0\ncore id\t\t: 0\ncpu "
+                       "MHz\t\t: 1999.6\n\n"
+                       "processor\t: 3\nphysical id\t: 0\ncore id\t\t: 1\ncpu "
+                       "MHz\t\t: 2400.4\n");
   put("/proc/meminfo", "MemFree: 5 kB\nMemTotal:  1048576 kB\n");
   dart_hwinfo_t hw;
   dart__hwinfo_clear(&hw);

@@ -28,8 +28,8 @@ static int expected_nodes(void)
   MPI_Comm_rank(shm, &local);
   MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, shm);
   MPI_Comm_free(&shm);
-  long key[2] = {leader, k > 0 ? local / k : 0}, *keys = malloc(
-      2 * sizeof(long) * (size_t)nunits);
+  long key[2] = {leader, k > 0 ? local / k : 0},
+       *keys = malloc(2 * sizeof(long) * (size_t)nunits);
   MPI_Allgather(key, 2, MPI_LONG, keys, 2, MPI_LONG, MPI_COMM_WORLD);
   int distinct = 0;
   for (int u = 0; u < nunits; u++) {
@@ -223,8 +223,9 @@ static void check_bad_input(void)
 {
   dart_unit_locality_t *rec = (void *)1;
   dart_domain_locality_t *d = (void *)1;
-  TEST_EQ_RET(dart_unit_locality(DART_TEAM_ALL, (dart_team_unit_t){nunits},
-                                 &rec), DART_ERR_INVAL);
+  TEST_EQ_RET(
+      dart_unit_locality(DART_TEAM_ALL, (dart_team_unit_t){nunits}, &rec),
+      DART_ERR_INVAL);
   TEST_CHECK(rec == NULL);
   TEST_EQ_RET(dart_unit_locality(DART_TEAM_ALL, (dart_team_unit_t){-1}, &rec),
               DART_ERR_INVAL);
@@ -248,11 +249,14 @@ static void check_bad_input(void)
   dart_group_t out[1];
   TEST_OK(dart_domain_team_locality(DART_TEAM_ALL, ".", &d));
   TEST_EQ_RET(dart_group_locality_split(NULL, d, DART_LOCALITY_SCOPE_NODE, 1,
-                                        &nout, out), DART_ERR_INVAL);
-  TEST_EQ_RET(dart_group_locality_split(g, d, DART_LOCALITY_SCOPE_NODE, 0,
-                                        &nout, out), DART_ERR_INVAL);
-  TEST_EQ_RET(dart_group_locality_split(g, d, DART_LOCALITY_SCOPE_UNIT, 1,
-                                        &nout, out), DART_ERR_NOTFOUND);
+                                        &nout, out),
+              DART_ERR_INVAL);
+  TEST_EQ_RET(
+      dart_group_locality_split(g, d, DART_LOCALITY_SCOPE_NODE, 0, &nout, out),
+      DART_ERR_INVAL);
+  TEST_EQ_RET(
+      dart_group_locality_split(g, d, DART_LOCALITY_SCOPE_UNIT, 1, &nout, out),
+      DART_ERR_NOTFOUND);
   TEST_OK(dart_group_destroy(&g));
 }
 

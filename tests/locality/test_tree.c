@@ -141,8 +141,8 @@ static void test_tag_overflow(void)
   hw.num_scopes = TOP + 1;
   dart__locality_t *loc;
   TEST_OK(dart__locality_build(0, 1, &gid, &hw, &loc));
-  TEST_CHECK(strcmp(loc->units[0].domain_tag,
-                    ".0.0.0.0.0.0.0.0.0.0.0.0.0.0") == 0); /* 28 chars */
+  TEST_CHECK(strcmp(loc->units[0].domain_tag, ".0.0.0.0.0.0.0.0.0.0.0.0.0.0") ==
+             0); /* 28 chars */
   dart__locality_free(loc);
   /* 11 siblings on each of the 4 top levels: ".10" four times = 32. */
   dart_hwinfo_t many[N];
