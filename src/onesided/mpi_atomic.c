@@ -166,7 +166,8 @@ dart_ret_t dart__mpi_atomic(const char *func, const dart__target_t *t,
             ? bits_type(esz)
             : ty->mpi_elem;
     for (size_t done = 0; done < nelem;) {
-      size_t n = nelem - done < INT_MAX ? nelem - done : INT_MAX;
+      size_t n = nelem - done;
+      if (n > dart__rma_max_count) n = dart__rma_max_count;
       MPI_OR_FAIL(func,
                   MPI_Accumulate((const char *)vals + done * esz, (int)n, mt,
                                  t->unit, t->disp + (MPI_Aint)(done * esz),

@@ -100,6 +100,13 @@ static inline bool dart__xfer_contiguous(const dart__xfer_t *x)
   return dart__type_is_contiguous(x->src) && dart__type_is_contiguous(x->dst);
 }
 
+/*
+ * Largest element count of one MPI call (INT_MAX); larger contiguous
+ * transfers and accumulates are split. A variable only so that tests can
+ * exercise the splitting with small buffers.
+ */
+extern size_t dart__rma_max_count DART__HIDDEN;
+
 /* Copies a transfer between two mapped buffers (any layouts). */
 DART__HIDDEN void dart__copy_layout(char *dst, const char *src,
                                     const dart__xfer_t *x);
