@@ -14,15 +14,21 @@
 
 static int me, nunits;
 
-static inline void os_init(int *argc, char ***argv)
+/* Fills me and nunits (after dart_init / dart_init_thread). */
+static inline void os_ids(void)
 {
-  TEST_OK(dart_init(argc, argv));
   dart_global_unit_t id;
   size_t sz;
   TEST_OK(dart_myid(&id));
   TEST_OK(dart_size(&sz));
   me = id.id;
   nunits = (int)sz;
+}
+
+static inline void os_init(int *argc, char ***argv)
+{
+  TEST_OK(dart_init(argc, argv));
+  os_ids();
 }
 
 static inline void os_barrier(void)

@@ -39,12 +39,7 @@ int main(int argc, char **argv)
 {
   dart_thread_support_level_t level;
   TEST_OK(dart_init_thread(&argc, &argv, &level));
-  dart_global_unit_t id;
-  size_t sz;
-  TEST_OK(dart_myid(&id));
-  TEST_OK(dart_size(&sz));
-  me = id.id;
-  nunits = (int)sz;
+  os_ids();
   if (level != DART_THREAD_MULTIPLE) {
     if (me == 0) printf("test_threads: skipped (no DART_THREAD_MULTIPLE)\n");
     TEST_OK(dart_exit());
