@@ -98,11 +98,24 @@ static inline bool dart__xfer_contiguous(const dart__xfer_t *x)
 DART__HIDDEN void dart__copy_layout(char *dst, const char *src,
                                     const dart__xfer_t *x);
 
+/* memcpy with the common small sizes as inline moves. */
+static inline void dart__copy_bytes(char *dst, const char *src, size_t n)
+{
+  switch (n) {
+  case 1: __builtin_memcpy(dst, src, 1); break;
+  case 2: __builtin_memcpy(dst, src, 2); break;
+  case 4: __builtin_memcpy(dst, src, 4); break;
+  case 8: __builtin_memcpy(dst, src, 8); break;
+  case 16: __builtin_memcpy(dst, src, 16); break;
+  default: memcpy(dst, src, n);
+  }
+}
+
 static inline void dart__local_copy(char *dst, const char *src,
                                     const dart__xfer_t *x)
 {
   if (__builtin_expect(dart__xfer_contiguous(x), 1))
-    memcpy(dst, src, x->nelem * x->src->base_size);
+    dart__copy_bytes(dst, src, x->nelem * x->src->base_size);
   else
     dart__copy_layout(dst, src, x);
 }
@@ -113,7 +126,8 @@ static inline void dart__local_copy(char *dst, const char *src,
  * laid out as x->dst, target laid out as x->src. With req != NULL and a
  * transfer that fits one MPI call, a request-based call is used and *req
  * set; otherwise *req (if given) is MPI_REQUEST_NULL and completion is by
- * flush. Contiguous transfers of more than INT_MAX elements are chunked.
+ * flush (chunked transfers, and gets with a non-contiguous layout).
+ * Contiguous transfers of more than INT_MAX elements are chunked.
  */
 DART__HIDDEN dart_ret_t dart__mpi_xfer(const char *func, bool put, void *buf,
                                        const dart__target_t *t,
@@ -147,6 +161,10 @@ struct dart_handle_struct {
   bool by_flush;   /* chunked transfer without request: complete locally
                       by MPI_Win_flush_local                              */
 };
+
+/* Waits for the requests of handles released by dart_handle_free (at
+ * dart_exit, before windows are freed). */
+DART__HIDDEN void dart__handles_fini(void);
 
 /* MPI window flush helpers (mark nothing, just complete). */
 static inline dart_ret_t dart__flush_target(const char *func, MPI_Win win,
