@@ -73,8 +73,7 @@ dart_ret_t dart_gptr_getaddr(const dart_gptr_t gptr, void **addr)
   *addr = NULL;
   dart__segment_t *seg = dart__segment_lookup(__func__, gptr);
   if (seg == NULL) return DART_ERR_INVAL;
-  if (gptr.unitid == seg->myid)
-    *addr = seg->base + gptr.addr_or_offs.offset;
+  if (gptr.unitid == seg->myid) *addr = seg->base + gptr.addr_or_offs.offset;
   return DART_OK;
 }
 

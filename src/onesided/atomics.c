@@ -53,7 +53,8 @@ static inline dart_ret_t atomic_check(const char *func, dart_datatype_t dtype,
   if (__builtin_expect(m == MPI_OP_NULL, 0)) {
     dart__log(DART__LOG_ERROR, func,
               "operation %llu is not a predefined atomic operation for "
-              "datatype %lld", (unsigned long long)op, (long long)dtype);
+              "datatype %lld",
+              (unsigned long long)op, (long long)dtype);
     return DART_ERR_INVAL;
   }
   *type = t;
@@ -65,7 +66,8 @@ static dart_ret_t misaligned(const char *func, dart_gptr_t gptr, size_t esz)
 {
   dart__log(DART__LOG_ERROR, func,
             "offset %llu of the target is not a multiple of the %zu-byte "
-            "element size", (unsigned long long)gptr.addr_or_offs.offset, esz);
+            "element size",
+            (unsigned long long)gptr.addr_or_offs.offset, esz);
   return DART_ERR_INVAL;
 }
 
@@ -168,7 +170,8 @@ dart_ret_t dart_compare_and_swap(dart_gptr_t gptr, const void *value,
   DART__CHECK_NOTNULL(result);
   DART__CHECK_ARG(dtype >= DART_TYPE_BYTE && dtype <= DART_TYPE_ULONGLONG,
                   "datatype %lld is not an integer type (compare-and-swap "
-                  "needs BYTE..ULONGLONG)", (long long)dtype);
+                  "needs BYTE..ULONGLONG)",
+                  (long long)dtype);
   const dart__type_t *ty = dart__type_get(dtype);
   dart__target_t t;
   dart_ret_t ret = atomic_target(__func__, gptr, 1, ty->base_size, &t);

@@ -25,8 +25,8 @@ DART__HIDDEN int dart__cpu_atomic(void *target, const void *values, void *old,
  * done) for anything else. target must be aligned.
  */
 static inline __attribute__((always_inline)) bool
-dart__cpu_atomic_fast(void *target, const void *value, void *old,
-                      size_t esz, dart_datatype_t t, dart_operation_t op)
+dart__cpu_atomic_fast(void *target, const void *value, void *old, size_t esz,
+                      dart_datatype_t t, dart_operation_t op)
 {
   if (t < DART_TYPE_INT || t > DART_TYPE_ULONGLONG) return false;
 #define DART__FAST_OP(U)                                                       \
@@ -38,7 +38,9 @@ dart__cpu_atomic_fast(void *target, const void *value, void *old,
     case DART_OP_BAND: o = __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST); break;  \
     case DART_OP_BOR: o = __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); break;    \
     case DART_OP_BXOR: o = __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST); break;  \
-    case DART_OP_REPLACE: o = __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); break; \
+    case DART_OP_REPLACE:                                                      \
+      o = __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);                         \
+      break;                                                                   \
     case DART_OP_NO_OP: o = __atomic_load_n(p, __ATOMIC_SEQ_CST); break;       \
     default: return false;                                                     \
     }                                                                          \

@@ -36,8 +36,8 @@ static dart_ret_t wait_request(const char *func, MPI_Request *req)
 static dart_ret_t complete(const char *func, dart_handle_t h, bool flush_put)
 {
   if (h->put) {
-    dart_ret_t ret = flush_put ? dart__flush_target(func, h->win, h->unit)
-                               : DART_OK;
+    dart_ret_t ret =
+        flush_put ? dart__flush_target(func, h->win, h->unit) : DART_OK;
     DART__FENCE();
     /* the flush completed the operation: the request is done */
     return ret == DART_OK ? wait_request(func, &h->req) : ret;
@@ -180,8 +180,7 @@ dart_ret_t dart_testall_local(dart_handle_t handles[], size_t n,
   return test_all(__func__, handles, n, result);
 }
 
-dart_ret_t dart_testall(dart_handle_t handles[], size_t n,
-                        int32_t *is_finished)
+dart_ret_t dart_testall(dart_handle_t handles[], size_t n, int32_t *is_finished)
 {
   return test_all(__func__, handles, n, is_finished);
 }
@@ -228,8 +227,10 @@ static dart_ret_t adopt_orphan(MPI_Request req)
       cap_orphans = cap;
     }
   }
-  if (norphans < cap_orphans) orphans[norphans++] = req;
-  else ret = DART_ERR_NOMEM; /* request leaks; operation still completes */
+  if (norphans < cap_orphans)
+    orphans[norphans++] = req;
+  else
+    ret = DART_ERR_NOMEM; /* request leaks; operation still completes */
   pthread_mutex_unlock(&orphan_mutex);
   return ret;
 }

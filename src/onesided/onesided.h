@@ -62,19 +62,25 @@ static inline dart_ret_t dart__rma_check(const char *func, const void *buf,
   const dart__type_t *d = (dt == st) ? s : dart__type_get(dt);
   int why = 0;
   size_t bytes;
-  if (__builtin_expect(buf == NULL, 0)) why = DART__ARG_NULLBUF;
-  else if (__builtin_expect(s == NULL, 0)) why = DART__ARG_BADTYPE_SRC;
-  else if (__builtin_expect(d == NULL, 0)) why = DART__ARG_BADTYPE_DST;
+  if (__builtin_expect(buf == NULL, 0))
+    why = DART__ARG_NULLBUF;
+  else if (__builtin_expect(s == NULL, 0))
+    why = DART__ARG_BADTYPE_SRC;
+  else if (__builtin_expect(d == NULL, 0))
+    why = DART__ARG_BADTYPE_DST;
   else if (__builtin_expect(s->elem != d->elem, 0))
     why = DART__ARG_BASE_MISMATCH;
-  else if (__builtin_expect(__builtin_mul_overflow(nelem, s->base_size, &bytes) ||
-                                bytes > (size_t)PTRDIFF_MAX, 0))
+  else if (__builtin_expect(
+               __builtin_mul_overflow(nelem, s->base_size, &bytes) ||
+                   bytes > (size_t)PTRDIFF_MAX,
+               0))
     why = DART__ARG_TOO_LARGE;
   if (why != 0) return dart__rma_arg_error(func, why, nelem, st, dt);
   x->src = s;
   x->dst = d;
   x->nelem = nelem;
-  if (__builtin_expect(!dart__type_is_contiguous(s) || !dart__type_is_contiguous(d), 0))
+  if (__builtin_expect(
+          !dart__type_is_contiguous(s) || !dart__type_is_contiguous(d), 0))
     return dart__rma_check_layout(func, nelem, st, dt, x);
   return DART_OK;
 }
@@ -93,6 +99,13 @@ static inline bool dart__xfer_contiguous(const dart__xfer_t *x)
 {
   return dart__type_is_contiguous(x->src) && dart__type_is_contiguous(x->dst);
 }
+
+/*
+ * Largest element count of one MPI call (INT_MAX); larger contiguous
+ * transfers and accumulates are split. A variable only so that tests can
+ * exercise the splitting with small buffers.
+ */
+extern size_t dart__rma_max_count DART__HIDDEN;
 
 /* Copies a transfer between two mapped buffers (any layouts). */
 DART__HIDDEN void dart__copy_layout(char *dst, const char *src,
@@ -146,8 +159,7 @@ DART__HIDDEN dart_ret_t dart__mpi_atomic(const char *func,
                                          dart_operation_t op, MPI_Op mop);
 
 /* Compare-and-swap of one integer element on the MPI path, flushed. */
-DART__HIDDEN dart_ret_t dart__mpi_cas(const char *func,
-                                      const dart__target_t *t,
+DART__HIDDEN dart_ret_t dart__mpi_cas(const char *func, const dart__target_t *t,
                                       const void *val, const void *cmp,
                                       void *old, const dart__type_t *ty,
                                       dart_datatype_t dt);
@@ -156,10 +168,10 @@ DART__HIDDEN dart_ret_t dart__mpi_cas(const char *func,
 struct dart_handle_struct {
   MPI_Request req; /* request of the transfer, MPI_REQUEST_NULL once done */
   MPI_Win win;
-  int unit;        /* target rank in win                                  */
-  bool put;        /* remote completion needs a flush                     */
-  bool by_flush;   /* chunked transfer without request: complete locally
-                      by MPI_Win_flush_local                              */
+  int unit;      /* target rank in win                                  */
+  bool put;      /* remote completion needs a flush                     */
+  bool by_flush; /* chunked transfer without request: complete locally
+                    by MPI_Win_flush_local                              */
 };
 
 /* Waits for the requests of handles released by dart_handle_free (at

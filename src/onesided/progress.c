@@ -83,9 +83,10 @@ bool dart__progress_wanted(void)
 static void *progress_main(void *arg)
 {
   (void)arg;
-  long us = dart__env.progress_interval_us > 0 ? dart__env.progress_interval_us
-                                               : 1;
-  struct timespec ts = {.tv_sec = us / 1000000, .tv_nsec = (us % 1000000) * 1000};
+  long us =
+      dart__env.progress_interval_us > 0 ? dart__env.progress_interval_us : 1;
+  struct timespec ts = {.tv_sec = us / 1000000,
+                        .tv_nsec = (us % 1000000) * 1000};
   while (!__atomic_load_n(&progress_stop, __ATOMIC_ACQUIRE)) {
     int flag;
     MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, progress_comm, &flag,
@@ -141,4 +142,7 @@ void dart__progress_fini(void)
 }
 
 /* For tests and diagnostics: is the progress thread running? */
-bool dart__progress_active(void) { return progress_running; }
+bool dart__progress_active(void)
+{
+  return progress_running;
+}

@@ -34,20 +34,23 @@ static void make_layouts(layout_t *l)
   l[0] = (layout_t){.t = DART_TYPE_INT, .kind = 0};
   l[1] = (layout_t){.kind = 1, .stride = 3, .blocklen = 2};
   TEST_OK(dart_type_create_strided(DART_TYPE_INT, 3, 2, &l[1].t));
-  l[2] = (layout_t){.kind = 2, .nblk = 3, .lens = {2, 1, 3}, .offs = {0, 4, 6}, .extent = 9};
-  TEST_OK(dart_type_create_indexed(DART_TYPE_INT, 3, l[2].lens, l[2].offs, &l[2].t));
+  l[2] = (layout_t){
+      .kind = 2, .nblk = 3, .lens = {2, 1, 3}, .offs = {0, 4, 6}, .extent = 9};
+  TEST_OK(dart_type_create_indexed(DART_TYPE_INT, 3, l[2].lens, l[2].offs,
+                                   &l[2].t));
 }
 
 /* Runs one transfer src layout -> dst layout, put (to target) or get. */
-static void one(dart_gptr_t g, int *mine, const layout_t *ls, const layout_t *ld,
-                int put, int mode, int target, int round)
+static void one(dart_gptr_t g, int *mine, const layout_t *ls,
+                const layout_t *ld, int put, int mode, int target, int round)
 {
   int local[SPAN], expect[SPAN];
   dart_gptr_t gt = os_at(g, target, 0);
   /* put: local holds the source; the target portion (zeroed by the owner
    * before the barrier) receives. get: the target holds the source. */
   for (int i = 0; i < SPAN; i++) local[i] = put ? 1000 * round + i : -1;
-  if (!put) for (int i = 0; i < SPAN; i++) mine[i] = 1000 * round + i + 500;
+  if (!put)
+    for (int i = 0; i < SPAN; i++) mine[i] = 1000 * round + i + 500;
   if (put) memset(mine, 0, SPAN * sizeof(int));
   os_barrier();
   dart_handle_t h = DART_HANDLE_NULL;
@@ -83,8 +86,9 @@ static void one(dart_gptr_t g, int *mine, const layout_t *ls, const layout_t *ld
   for (size_t k = 0; k < NELEM; k++)
     expect[pos(ld, k)] = 1000 * src_round + (int)pos(ls, k) + base;
   for (int i = 0; i < SPAN; i++)
-    TEST_CHECK_MSG(recv[i] == expect[i], "%s %d->%d mode %d: [%d] = %d, want %d",
-                   put ? "put" : "get", ls->kind, ld->kind, mode, i, recv[i], expect[i]);
+    TEST_CHECK_MSG(recv[i] == expect[i],
+                   "%s %d->%d mode %d: [%d] = %d, want %d", put ? "put" : "get",
+                   ls->kind, ld->kind, mode, i, recv[i], expect[i]);
   os_barrier();
 }
 
@@ -121,7 +125,8 @@ int main(int argc, char **argv)
   TEST_OK(dart_type_destroy(&st));
   TEST_OK(dart_flush(gt));
   os_barrier();
-  for (size_t k = 0; k < NELEM; k++) TEST_CHECK(mine[pos(&l[1], k)] == 77 + (int)k);
+  for (size_t k = 0; k < NELEM; k++)
+    TEST_CHECK(mine[pos(&l[1], k)] == 77 + (int)k);
   /* the destroyed handle is refused from now on */
   TEST_EQ_RET(dart_put(gt, src, NELEM, DART_TYPE_INT, l[1].t), DART_ERR_INVAL);
   os_barrier();

@@ -15,7 +15,8 @@ static void busy_target(int sleeping, double seconds)
   double t0 = os_now();
   volatile double x = 1;
   while (os_now() - t0 < seconds) {
-    if (sleeping) usleep(10000);
+    if (sleeping)
+      usleep(10000);
     else
       for (int i = 0; i < 100000; i++) x = x * 1.0000001 + 1e-9;
   }
@@ -31,7 +32,9 @@ static double accesses(dart_gptr_t g, int phase)
   for (int op = 0; op < 5; op++) {
     double t0 = os_now();
     switch (op) {
-    case 0: TEST_OK(dart_put_blocking(slot, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG)); break;
+    case 0:
+      TEST_OK(dart_put_blocking(slot, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+      break;
     case 1:
       TEST_OK(dart_get_blocking(&got, slot, 1, DART_TYPE_LONG, DART_TYPE_LONG));
       TEST_CHECK(got == v);
@@ -60,7 +63,8 @@ int main(int argc, char **argv)
 {
   os_init(&argc, &argv);
   dart_gptr_t g;
-  TEST_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, (SLOTS + 8) * sizeof(long), DART_TYPE_BYTE, &g));
+  TEST_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, (SLOTS + 8) * sizeof(long),
+                                     DART_TYPE_BYTE, &g));
   long *mine = os_local(g);
   memset(mine, 0, (SLOTS + 8) * sizeof(long));
   os_barrier();
@@ -74,9 +78,13 @@ int main(int argc, char **argv)
       double t0 = os_now();
       double worst = accesses(g, phase);
       double total = os_now() - t0;
-      TEST_CHECK_MSG(total < away / 2, "phase %d: accesses took %.3f s (worst op %.3f s) "
-                     "while the target was away", phase, total, worst);
-      if (me == 1) printf("  phase %d: all accesses %.4f s, worst op %.4f s\n", phase, total, worst);
+      TEST_CHECK_MSG(total < away / 2,
+                     "phase %d: accesses took %.3f s (worst op %.3f s) "
+                     "while the target was away",
+                     phase, total, worst);
+      if (me == 1)
+        printf("  phase %d: all accesses %.4f s, worst op %.4f s\n", phase,
+               total, worst);
     }
     os_barrier();
     if (me == 0) {
