@@ -1,0 +1,577 @@
+#!/usr/bin/env python3
+"""report.py - turns the results of scripts/bench.sh into docs/benchmarks.md,
+docs/bench/*.csv and docs/bench/*.png.
+
+    report.py --results DIR --docs DOCS_DIR
+
+DIR holds one sub-directory per MPI (openmpi, mpich) with meta.txt
+(key=value lines written by bench.sh) and the CSV files of the benchmark
+programs; lines starting with '#' in a CSV are key=value annotations.
+Every comparison is a ratio of two variants measured in the same process
+run; targets are printed next to the measured ratio and never adjusted.
+"""
+import argparse
+import csv
+import os
+import shutil
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from report_targets import (TARGET_NOTES, evaluate_targets,  # noqa: E402
+                            overhead_fit)
+
+KIB = 1024
+
+
+def read_csv(path):
+    """Returns (annotations, rows) of one benchmark CSV, or ({}, [])."""
+    meta, lines = {}, []
+    if not os.path.exists(path):
+        return meta, []
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#"):
+                key, _, val = line[1:].strip().partition("=")
+                meta[key] = val
+            elif line.strip():
+                lines.append(line)
+    rows = []
+    for r in csv.DictReader(lines):
+        rows.append({k: _num(v) for k, v in r.items()})
+    return meta, rows
+
+
+def _num(v):
+    for conv in (int, float):
+        try:
+            return conv(v)
+        except (TypeError, ValueError):
+            pass
+    return v
+
+
+def read_meta(path):
+    meta = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                key, sep, val = line.rstrip("\n").partition("=")
+                if sep:
+                    meta[key] = val
+    return meta
+
+
+def fmt_size(m):
+    if m >= 1 << 20:
+        return "%d MiB" % (m >> 20)
+    if m >= KIB:
+        return "%d KiB" % (m >> 10)
+    return "%d B" % m
+
+
+def fmt_t(us):
+    if us is None:
+        return "-"
+    if us >= 1000:
+        return "%.1f ms" % (us / 1000)
+    if us >= 10:
+        return "%.1f us" % us
+    return "%.3f us" % us
+
+
+def md_header(*cols):
+    return ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+
+
+def fmt_ratio(x):
+    return "-" if x is None else "%.2f" % x
+
+
+def index(rows, *keys):
+    """Maps tuple(row[k] for k in keys) -> row."""
+    return {tuple(r[k] for k in keys): r for r in rows}
+
+
+class Result:
+    """All results of one MPI."""
+
+    def __init__(self, mpi, d):
+        self.mpi = mpi
+        self.dir = d
+        self.meta = read_meta(os.path.join(d, "meta.txt"))
+        self.ann = {}
+        self.data = {}
+        for name in sorted(os.listdir(d)):
+            if name.endswith(".csv"):
+                ann, rows = read_csv(os.path.join(d, name))
+                key = name[:-4]
+                self.ann[key] = ann
+                self.data[key] = rows
+
+    def rows(self, key):
+        return self.data.get(key, [])
+
+    def prefixed(self, prefix):
+        """Rows of every CSV whose name starts with prefix (e.g. gups_np)."""
+        return [r for k in sorted(self.data) if k.startswith(prefix)
+                for r in self.data[k]]
+
+    def rma(self, path):
+        return index(self.rows("rma_" + path), "op", "size", "variant")
+
+
+# ---------------------------------------------------------------- one-sided
+RMA_VARIANTS = [("dart", "DART"), ("mpi", "MPI"),
+                ("mpi_rma", "MPI RMA (Win_create)"), ("memcpy", "memcpy/CPU"),
+                ("shmem", "OpenSHMEM")]
+
+
+def rma_table(res, path, op):
+    """Markdown table of one operation over message sizes."""
+    idx = res.rma(path)
+    sizes = sorted({s for (o, s, _v) in idx if o == op})
+    if not sizes:
+        return "_no data_\n"
+    have = [v for v in RMA_VARIANTS if any((op, s, v[0]) in idx for s in sizes)]
+    bw = op.endswith("_bw")
+    head = ["size"] + [lab + (" MB/s" if bw else "") for _v, lab in have]
+    head += ["DART/MPI"] + (["DART/MPI RMA", "DART/memcpy"] if path == "shm" else [])
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for s in sizes:
+        cells = [fmt_size(s)]
+        t = {v: idx[(op, s, v)]["median_us"] for v, _l in have if (op, s, v) in idx}
+        for v, _l in have:
+            x = t.get(v)
+            if x is None:
+                cells.append("-")
+            else:
+                cells.append("%.0f" % (s / x) if bw else fmt_t(x))
+        cells.append(_ratio_cell(t, "dart", "mpi"))
+        if path == "shm":
+            cells.append(_ratio_cell(t, "dart", "mpi_rma"))
+            cells.append(_ratio_cell(t, "dart", "memcpy"))
+        out.append("| " + " | ".join(cells) + " |")
+    return "\n".join(out) + "\n"
+
+
+def fig2_table(res):
+    """The MPI-3 shm paper's Fig. 2 comparison in numbers: blocking latency
+    of DART over native MPI RMA and over OpenSHMEM (same process run)."""
+    idx = res.rma("shm")
+    out = ["Fig. 2 (blocking latency, 2 units on one node) as ratios; the "
+           "paper found DART ~ OpenSHMEM and native MPI RMA over 10x slower "
+           "for small messages:\n"]
+    out += md_header("size", "put: DART/MPI RMA", "put: DART/OpenSHMEM",
+                     "get: DART/MPI RMA", "get: DART/OpenSHMEM")
+    for s in (1, 8, 1024, 65536, 1 << 20, 2 << 20):
+        cells = [fmt_size(s)]
+        for op in ("put_blocking", "get_blocking"):
+            t = {v: idx[(op, s, v)]["median_us"] for v in ("dart", "mpi_rma", "shmem")
+                 if (op, s, v) in idx}
+            cells += [_ratio_cell(t, "dart", "mpi_rma"), _ratio_cell(t, "dart", "shmem")]
+        if any(c != "-" for c in cells[1:]):
+            out.append("| " + " | ".join(cells) + " |")
+    return "\n".join(out) + "\n"
+
+
+def _ratio_cell(t, a, b):
+    if a in t and b in t and t[b] > 0:
+        return fmt_ratio(t[a] / t[b])
+    return "-"
+
+
+def draw_lines(ax, series, xlabel, ylabel, title, logx=False, logy=False):
+    """Draws series [(label, [(x, y), ...]), ...]; returns True if any."""
+    drawn = False
+    for label, pts in series:
+        if pts:
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
+                    ms=3, label=label)
+            drawn = True
+    if logx:
+        ax.set_xscale("log", base=2)
+    if logy:
+        ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    if drawn:
+        ax.legend(fontsize=8)
+    return drawn
+
+
+def save_fig(fig, docs, fname):
+    fig.tight_layout()
+    fig.savefig(os.path.join(docs, "bench", fname), dpi=90)
+    plt.close(fig)
+    return fname
+
+
+def plot_rma(res, path, ops, title, fname, docs, bandwidth=False):
+    idx = res.rma(path)
+    fig, axes = plt.subplots(1, len(ops), figsize=(5.5 * len(ops), 4))
+    drawn = False
+    for ax, op in zip(axes, ops):
+        series = []
+        for v, lab in RMA_VARIANTS:
+            pts = sorted((s, r["median_us"]) for (o, s, vv), r in idx.items()
+                         if o == op and vv == v)
+            series.append((lab, [(s, s / t if bandwidth else t) for s, t in pts]))
+        drawn |= draw_lines(ax, series, "message size (bytes)",
+                            "MB/s" if bandwidth else "time per operation (us)",
+                            op, logx=True, logy=True)
+    fig.suptitle("%s (%s)" % (title, res.mpi))
+    if not drawn:
+        plt.close(fig)
+        return None
+    return save_fig(fig, docs, fname)
+
+
+def section_rma(res, docs):
+    out = ["## One-sided put/get (DART-MPI §V, MPI-3 shm paper Fig. 2)\n",
+           "Units 0 and 1 (unit 1 is the target and idles in MPI calls). "
+           "Blocking = operation + completion; `nb_init` = time to initiate "
+           "one non-blocking operation (completion outside the timed loop, "
+           "as the paper's DTIT); `bw` = a burst of non-blocking operations "
+           "and one completion, as MB/s.\n"]
+    for path, title in (("shm", "On-node path (shared-memory window)"),
+                        ("rma", "RMA path (DART_SIM_NODE_SIZE=1, raw MPI on "
+                                "MPI_Win_create)")):
+        if not res.rows("rma_" + path):
+            out.append("### %s\n\n_not run or failed (see the log)_\n" % title)
+            continue
+        out.append("### %s\n" % title)
+        if path == "shm":
+            out.append(fig2_table(res))
+        for op in ("put_blocking", "get_blocking", "put_nb_init",
+                   "get_nb_init", "put_bw", "get_bw", "fetch_add8",
+                   "flush_idle"):
+            out.append("**%s**\n\n%s" % (op, rma_table(res, path, op)))
+        out.append(_overhead_table(res, path))
+        for ops, name, bw in ((("put_blocking", "get_blocking"), "latency", 0),
+                              (("put_nb_init", "get_nb_init"), "nb_init", 0),
+                              (("put_bw", "get_bw"), "bandwidth", 1)):
+            f = plot_rma(res, path, ops, "%s: %s" % (title, name),
+                         "%s_%s_%s.png" % (res.mpi, path, name), docs, bw)
+            if f:
+                out.append("![%s %s](bench/%s)\n" % (path, name, f))
+    return "\n".join(out)
+
+
+def _overhead_table(res, path):
+    out = ["Constant-overhead model t_DART(m) - t_base(m) = c (the DART-MPI "
+           "paper's fit), weighted least squares over all message sizes"
+           "%s:\n" % (" (base memcpy: DART's fixed cost per call over the "
+                      "bare copy)" if path == "shm" else "")]
+    out += md_header("operation", "base", "c (us)", "std. error (us)", "sizes")
+    trials = int(res.ann.get("rma_" + path, {}).get("trials", "5"))
+    bases = ("mpi", "memcpy") if path == "shm" else ("mpi",)
+    for base in bases:
+        for op in ("put_blocking", "get_blocking", "put_nb_init", "get_nb_init"):
+            fit = overhead_fit(res.rma(path), op, trials, base)
+            if fit:
+                out.append("| %s | %s | %+.4f | %.4f | %d |" % (
+                    op, base, fit[0], fit[1], len(fit[2])))
+    return "\n".join(out) + "\n"
+
+
+# ------------------------------------------------------------ applications
+INTRO = {
+    "gups": ["## RandomAccess / GUPS (MPI-3 shm paper Fig. 5)\n",
+        "HPCC rules: 64-bit table, 4 x table-size XOR updates from the "
+        "HPCC stream, remote atomics with at most 1024 updates in flight "
+        "(HPCC's look-ahead), then verification by a sequential replay "
+        "on unit 0 (HPCC allows 1% wrong words). Table size per unit is "
+        "the same at every unit count (weak scaling).\n"],
+    "stencil": ["## Five-point stencil (MPI-3 shm paper Fig. 6)\n",
+        "Jacobi sweeps on an N x N grid of doubles, block rows, halo rows "
+        "exchanged after every sweep (DART: blocking put + barrier; MPI: "
+        "two-sided MPI_Sendrecv; OpenSHMEM: putmem + barrier_all), "
+        "residual check every 20 sweeps inside the timed loop. 64x64 runs "
+        "until the residual reaches the tolerance; 1024x1024 runs a fixed "
+        "number of sweeps (Jacobi would need millions to converge). "
+        "Sweeps, residual and checksum must be bit-identical across "
+        "versions.\n"],
+    "halo": ["## Halo exchange (Thakur/Gropp/Toonen, Tables 1-2)\n",
+        "Periodic 2-D unit grid, every unit sends n bytes to each of 4 "
+        "neighbours per step. Ratios: time of the one-sided version / "
+        "time of MPI point-to-point (the paper's tables: smaller is "
+        "better). The DART version is put + flush + notification flag "
+        "(see bench/paper/bench_halo.c). Every received halo is checked.\n"],
+}
+
+
+def start_section(res, key, prefix):
+    """Rows of the CSVs named prefix*, and the section's first lines."""
+    rows = res.prefixed(prefix)
+    out = list(INTRO[key])
+    if not rows:
+        out.append("_not run or failed_\n")
+    return rows, out
+
+
+def section_gups(res, docs):
+    rows, out = start_section(res, "gups", "gups_np")
+    if not rows:
+        return "\n".join(out)
+    out += md_header("units", "version", "table words", "updates", "time",
+                     "GUPS", "wrong words", "vs MPI", "vs OpenSHMEM")
+    by = index(rows, "units", "variant")
+    for (u, v), r in sorted(by.items()):
+        g = r["gups"]
+        vm = by.get((u, "mpi"))
+        vs = by.get((u, "shmem"))
+        out.append("| %d | %s | %d | %d | %.2f ms | %.4f | %d (%.3f%%) | %s | %s |" % (
+            u, v, r["table_words"], r["updates"], r["median_s"] * 1e3, g,
+            r["errors"], 100.0 * r["errors"] / r["table_words"],
+            fmt_ratio(g / vm["gups"]) if vm else "-",
+            fmt_ratio(g / vs["gups"]) if vs else "-"))
+    fig, ax = plt.subplots(figsize=(6, 4))
+    series = [(v, sorted((u, r["gups"]) for (u, vv), r in by.items() if vv == v))
+              for v in ("dart", "mpi", "shmem")]
+    draw_lines(ax, series, "units", "GUPS", "RandomAccess (%s)" % res.mpi)
+    ax.set_xticks(sorted({u for (u, _v) in by}))
+    fname = save_fig(fig, docs, "%s_gups.png" % res.mpi)
+    out.append("\n![GUPS](bench/%s)\n" % fname)
+    return "\n".join(out)
+
+
+def section_stencil(res, docs):
+    rows, out = start_section(res, "stencil", "stencil_np")
+    if not rows:
+        return "\n".join(out)
+    out += md_header("units", "grid", "tolerance", "sweeps", "version",
+                     "time", "time/sweep", "vs MPI", "residual", "checksum",
+                     "equal to MPI")
+    by = index(rows, "units", "n", "variant")
+    for (u, n, v), r in sorted(by.items()):
+        m = by.get((u, n, "mpi_p2p"))
+        out.append("| %d | %dx%d | %s | %d | %s | %.2f ms | %s | %s | %.6e | "
+                   "%.10g | %s |" % (
+                       u, n, n, r["tol"] or "- (fixed)", r["iters"], v,
+                       r["median_s"] * 1e3,
+                       fmt_t(r["median_s"] * 1e6 / r["iters"]),
+                       fmt_ratio(r["median_s"] / m["median_s"]) if m else "-",
+                       r["residual"], r["checksum"], r["match"]))
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    for ax, n in zip(axes, (64, 1024)):
+        sel = sorted((u, v, r) for (u, nn, v), r in by.items() if nn == n)
+        labels = ["%s\n%du" % (v, u) for u, v, _r in sel]
+        ax.bar(range(len(sel)), [r["median_s"] * 1e3 for _u, _v, r in sel])
+        ax.set_xticks(range(len(sel)))
+        ax.set_xticklabels(labels, fontsize=8)
+        ax.set_ylabel("time (ms)")
+        ax.set_title("%dx%d (%s)" % (n, n, res.mpi))
+    fname = save_fig(fig, docs, "%s_stencil.png" % res.mpi)
+    out.append("\n![stencil](bench/%s)\n" % fname)
+    return "\n".join(out)
+
+
+HALO = ("fence", "pscw", "lock", "dart")
+
+
+def section_halo(res, docs):
+    rows, out = start_section(res, "halo", "halo_np")
+    if not rows:
+        return "\n".join(out)
+    by = index(rows, "units", "size", "variant")
+    for u in sorted({k[0] for k in by}):
+        out += ["**%d units** (p2p time per step, then ratios)\n" % u]
+        out += md_header("size", "p2p", "fence", "pscw", "lock", "DART",
+                         "DART / best MPI one-sided", "checks")
+        for s in sorted({k[1] for k in by if k[0] == u}):
+            p = by.get((u, s, "p2p"))
+            cells = [fmt_size(s), fmt_t(p["median_us"]) if p else "-"]
+            for v in HALO:
+                r = by.get((u, s, v))
+                cells.append(fmt_ratio(r["median_us"] / p["median_us"])
+                             if r and p else "-")
+            best = [by[(u, s, v)]["median_us"] for v in HALO[:3] if (u, s, v) in by]
+            d = by.get((u, s, "dart"))
+            cells.append(fmt_ratio(d["median_us"] / min(best)) if d and best else "-")
+            checks = {by[k]["check"] for k in by if k[0] == u and k[1] == s}
+            cells.append("ok" if checks == {"ok"} else "FAILED")
+            out.append("| " + " | ".join(cells) + " |")
+        out.append("")
+    fig, ax = plt.subplots(figsize=(6.5, 4))
+    series = [(v, sorted((s, by[(u, s, v)]["median_us"] /
+                          by[(u, s, "p2p")]["median_us"])
+                         for (u, s, vv) in by if vv == v and (u, s, "p2p") in by))
+              for v in HALO]
+    draw_lines(ax, series, "bytes per neighbour", "time / time(p2p)",
+               "Halo exchange (%s)" % res.mpi, logx=True, logy=True)
+    ax.axhline(1.0, color="gray", lw=0.8)
+    fname = save_fig(fig, docs, "%s_halo.png" % res.mpi)
+    out.append("![halo](bench/%s)\n" % fname)
+    return "\n".join(out)
+
+
+def section_lock(res):
+    path = os.path.join(res.dir, "lock.log")
+    out = ["## Lock contention (bench/bench_lock.c)\n"]
+    if not os.path.exists(path):
+        out.append("_bench_lock was not built in this tree (bench/bench_lock.c "
+                   "absent); nothing to report._\n")
+        return "\n".join(out)
+    with open(path) as f:
+        text = f.read().rstrip()
+    units = res.meta.get("lock_units", "?")
+    out.append("Output of `bench_lock %s` at %s units, unchanged (see the "
+               "header of bench/bench_lock.c for what it measures):\n" % (
+                   res.meta.get("lock_args", ""), units))
+    out.append("```\n%s\n```\n" % text)
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------- document
+def section_targets(res):
+    rows = evaluate_targets(res)
+    out = ["## Targets (%s)\n" % res.mpi,
+           "| target | measured | limit | status |", "|---|---|---|---|"]
+    missed = []
+    for t in rows:
+        status = {True: "met", False: "**MISSED**", None: "not measured"}[t["met"]]
+        out.append("| %s | %s | %s | %s |" % (t["name"], t["measured"],
+                                              t["limit"], status))
+        if t["met"] is not True:
+            missed.append(t)
+    out.append("")
+    errs = data_errors(res)
+    out.append("Data checks (put/get round trips, halo contents, GUPS "
+               "verification, stencil results): %s\n" % (
+                   "all passed" if not errs else
+                   "**%d FAILED**: %s" % (len(errs), "; ".join(errs))))
+    for t in missed:
+        why = TARGET_NOTES.get(t["id"], "no analysis recorded yet")
+        out.append("* **%s** - %s. Evidence: %s. Reason: %s\n" % (
+            t["name"], "missed" if t["met"] is False else "not measured",
+            t.get("evidence", "-"), why))
+    return "\n".join(out)
+
+
+def section_setup(results):
+    first = results[0].meta
+    out = ["## Setup\n", "| item | value |", "|---|---|"]
+    for key, label in (("date", "date"), ("mode", "mode"),
+                       ("cpu", "CPU"), ("cores", "cores"),
+                       ("memory", "memory"), ("os", "OS"),
+                       ("commit", "DART commit")):
+        out.append("| %s | %s |" % (label, first.get(key, "?")))
+    for r in results:
+        out.append("| %s | %s |" % (r.mpi, r.meta.get("mpi_version", "?")))
+        out.append("| load average (1/5/15 min) before / after the %s runs "
+                   "| %s / %s |" % (r.mpi, r.meta.get("load_before", "?"),
+                                    r.meta.get("load_after", "?")))
+        out.append("| %s OpenSHMEM | %s |" % (r.mpi, r.meta.get("shmem", "no")))
+    out.append("")
+    out.append("Unit placement (CPU affinity of every unit as reported by "
+               "the units themselves):\n")
+    for r in results:
+        for key in sorted(r.ann):
+            pl = r.ann[key].get("placement")
+            if pl:
+                out.append("* %s `%s`: %s" % (r.mpi, key, pl))
+    out.append("")
+    return "\n".join(out)
+
+
+def trials(results):
+    """Trials per point, as annotated by the benchmark programs."""
+    found = sorted({a["trials"] for r in results for a in r.ann.values()
+                    if "trials" in a})
+    return "/".join(found) or "?"
+
+
+def data_errors(res):
+    """Failed data checks of one MPI's run (empty list = all correct)."""
+    errs = []
+    for key, ann in res.ann.items():
+        errs += ["%s %s=%s" % (key, k, v) for k, v in ann.items()
+                 if v.startswith("FAILED")]
+    for key, rows in res.data.items():
+        for r in rows:
+            if r.get("check", "ok") != "ok" or r.get("match", "yes") != "yes":
+                errs.append("%s: %s" % (key, r))
+            if "errors" in r and r["errors"] > 0.01 * r["table_words"]:
+                errs.append("%s: %s wrong words %d" % (key, r["variant"],
+                                                       r["errors"]))
+    return errs
+
+
+def print_targets(res):
+    print("targets (%s): measured ratio vs limit" % res.mpi)
+    for t in evaluate_targets(res):
+        status = {True: "met", False: "MISSED", None: "not measured"}[t["met"]]
+        print("  %-62s %-18s %-9s %s" % (t["name"], t["measured"], t["limit"],
+                                         status))
+
+
+METHOD = """## Methodology
+
+* All variants of a comparison run in the **same process run**, trial by
+  trial interleaved (the variant that goes first rotates); every number is
+  the **median over trials** (%s trials per point in this run) of the time
+  per operation, each trial timing a loop of many operations (maximum over
+  units). Every result is a ratio of two such medians; absolute times are
+  context.
+* DART runs against its public API only (`include/dash/dart/if`); raw MPI
+  and OpenSHMEM run in the same process (Open MPI's oshmem shares the MPI
+  library; `OMPI_MCA_osc=^rdma` as DART requires).
+* The machine is small and shared (2 cores; 4-unit runs are
+  oversubscribed, so scheduling noise dominates their absolute times).
+  Quick mode (`--quick`, CI) uses fewer sizes, iterations and trials and is
+  noisier than the full mode.
+"""
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--results", required=True)
+    ap.add_argument("--docs", required=True)
+    ap.add_argument("--print-targets", action="store_true",
+                    help="print the target table; exit 1 on data errors")
+    a = ap.parse_args()
+    os.makedirs(os.path.join(a.docs, "bench"), exist_ok=True)
+    results = [Result(m, os.path.join(a.results, m))
+               for m in ("openmpi", "mpich")
+               if os.path.isdir(os.path.join(a.results, m))]
+    if not results:
+        raise SystemExit("report.py: no results in %s" % a.results)
+    parts = ["# DART benchmarks\n",
+             "<!-- Generated by scripts/bench.sh (bench/paper/report.py); "
+             "do not edit. -->\n",
+             "Reproduce with `scripts/bench.sh` (full) or `scripts/bench.sh "
+             "--quick` (CI, under a minute). Sources: `bench/paper/`.\n",
+             section_setup(results),
+             METHOD % trials(results)]
+    for r in results:
+        parts.append(section_targets(r))
+    for r in results:
+        parts.append("# Results with %s\n" % r.mpi)
+        parts += [section_rma(r, a.docs), section_gups(r, a.docs),
+                  section_stencil(r, a.docs), section_halo(r, a.docs),
+                  section_lock(r)]
+        for key in r.data:
+            shutil.copy(os.path.join(r.dir, key + ".csv"),
+                        os.path.join(a.docs, "bench", "%s_%s.csv" % (r.mpi, key)))
+    parts.append("## Raw data\n\nCSV files of this run: `docs/bench/<mpi>_*.csv` "
+                 "(times in us or s as named in the header).\n")
+    with open(os.path.join(a.docs, "benchmarks.md"), "w") as f:
+        f.write("\n".join(parts))
+    if a.print_targets:
+        bad = []
+        for r in results:
+            print_targets(r)
+            bad += ["%s: %s" % (r.mpi, e) for e in data_errors(r)]
+        for e in bad:
+            print("DATA ERROR " + e)
+        if bad:
+            raise SystemExit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# The benchmark suite of docs/benchmarks.md: installs what is missing, builds
+# DART (Release) and bench/paper against it, runs every benchmark and
+# regenerates docs/benchmarks.md, docs/bench/*.csv and docs/bench/*.png.
+#
+#   scripts/bench.sh [--quick] [--mpi openmpi|mpich|both] [--docs DIR]
+#
+#   --quick  fewer sizes, iterations and trials: under a minute (CI).
+#   --mpi    MPI(s) to build and run with; default openmpi (the only one
+#            with OpenSHMEM here).
+#   --docs   output directory instead of docs/.
+#
+# Exit status: 0 if every benchmark ran and every data check passed (missed
+# performance targets are reported, not failed); 1 otherwise.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+quick=0
+mpis=(openmpi)
+docs="$root/docs"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) quick=1 ;;
+    --mpi) shift; [ "${1:-}" = both ] && mpis=(openmpi mpich) || mpis=("${1:?}") ;;
+    --docs) shift; docs=${1:?} ;;
+    *) echo "usage: $0 [--quick] [--mpi openmpi|mpich|both] [--docs DIR]" >&2; exit 2 ;;
+  esac
+  shift
+done
+start=$(date +%s)
+status=0
+
+install_missing() {
+  if [ -x "$root/scripts/setup.sh" ]; then
+    "$root/scripts/setup.sh" || return 1
+  fi
+  # Debian's python3-matplotlib belongs to /usr/bin/python3, which may not
+  # be the first python3 on PATH (pyenv and the like).
+  for py in /usr/bin/python3 python3; do
+    "$py" -c "import matplotlib" 2>/dev/null && return 0
+  done
+  echo "bench: installing python3-matplotlib"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+    $SUDO apt-get install -y -qq --no-install-recommends python3-matplotlib > /dev/null
+  py=/usr/bin/python3
+}
+
+# build <mpi> <dir>: DART (library only) -> <dir>/prefix, then bench/paper
+# standalone against the installed package; bench_lock if the tree has it.
+build() {
+  local mpi=$1 dir=$2
+  local mpiargs=(-DMPI_C_COMPILER="mpicc.$mpi" -DMPI_CXX_COMPILER="mpicxx.$mpi"
+                 -DMPIEXEC_EXECUTABLE="/usr/bin/mpiexec.$mpi")
+  mkdir -p "$dir"
+  { cmake -S "$root" -B "$dir/dart" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DDART_BUILD_TESTS=OFF -DDART_BUILD_EXAMPLES=OFF "${mpiargs[@]}" &&
+    cmake --build "$dir/dart" --target dart-mpi dart-mpi-static &&
+    cmake --install "$dir/dart" --prefix "$dir/prefix" &&
+    cmake -S "$root/bench/paper" -B "$dir/paper" -G Ninja \
+      -DCMAKE_PREFIX_PATH="$dir/prefix" "${mpiargs[@]}" &&
+    cmake --build "$dir/paper"; } > "$dir/build.log" 2>&1 \
+    || { tail -40 "$dir/build.log"; return 1; }
+  if ninja -C "$dir/dart" -t targets all 2>/dev/null | grep -q '^bench_lock:'; then
+    cmake --build "$dir/dart" --target bench_lock >> "$dir/build.log" 2>&1 || return 1
+  fi
+}
+
+# run <mpi> <np> <name> <exe> [args]: one benchmark, CSV to $res/<name>.csv.
+run() {
+  local mpi=$1 np=$2 name=$3 exe=$4
+  shift 4
+  local flags=() t0=$SECONDS
+  if [ "$mpi" = openmpi ]; then
+    flags=(--oversubscribe)
+  elif [ "$np" -le 2 ]; then
+    flags=(-bind-to core)
+  fi
+  timeout "$tmo" "mpiexec.$mpi" -n "$np" "${flags[@]}" "$exe" "${qflag[@]}" \
+    --out="$res/$name.csv" "$@" > "$res/$name.log" 2>&1
+  local rc=$?
+  printf 'bench: %-12s %-14s %d units  %3ds  %s\n' "$mpi" "$name" "$np" \
+    $((SECONDS - t0)) "$([ $rc -eq 0 ] && echo ok || echo "FAILED (rc $rc)")"
+  if [ $rc -ne 0 ]; then
+    tail -20 "$res/$name.log"; rm -f "$res/$name.csv"; status=1
+  fi
+}
+
+mpi_version() {
+  if [ "$1" = openmpi ]; then
+    mpiexec.openmpi --version 2>/dev/null | head -1
+  else
+    mpichversion 2>/dev/null | head -2 | tr '\n' ' ' || mpiexec.mpich --version | head -2
+  fi
+}
+
+write_meta() {
+  local mpi=$1 dir=$2
+  local shmem=no
+  grep -q "OpenSHMEM variants ON" "$dir/build.log" && \
+    shmem="yes (Open MPI oshmem $(oshmem_info --parsable 2>/dev/null | \
+      sed -n 's/^oshmem:version:full://p' | head -1))"
+  cat > "$res/meta.txt" <<EOF
+date=$(date '+%Y-%m-%d %H:%M %Z')
+mode=$([ $quick -eq 1 ] && echo "quick (--quick)" || echo full)
+cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -1)
+cores=$(nproc) online, $(lscpu | sed -n 's/^Thread(s) per core: *//p') thread(s) per core
+memory=$(free -g | awk '/^Mem:/ {print $2 " GiB"}')
+os=$(. /etc/os-release 2>/dev/null; echo "${PRETTY_NAME:-?}"), kernel $(uname -r)
+commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null)$(git -C "$root" diff --quiet 2>/dev/null || echo " (modified)")
+mpi_version=$(mpi_version "$mpi")
+shmem=$shmem
+lock_units=4
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+EOF
+}
+
+run_suite() {
+  local mpi=$1 dir=$2 b="$2/paper"
+  run "$mpi" 2 rma_shm "$b/paper_rma" --path=shm
+  run "$mpi" 2 rma_rma "$b/paper_rma" --path=rma
+  for np in 1 2 4; do run "$mpi" "$np" "gups_np$np" "$b/paper_gups"; done
+  # The paper's stencil runs start at 4 units; 4 is also the target's.
+  run "$mpi" 4 stencil_np4 "$b/paper_stencil"
+  run "$mpi" 4 halo_np4 "$b/paper_halo"
+  if [ -x "$dir/dart/bench/bench_lock" ]; then
+    local flags=()
+    [ "$mpi" = openmpi ] && flags=(--oversubscribe)
+    # bench_lock [iterations per unit] [locks]
+    local lock_args=()
+    [ $quick -eq 1 ] && lock_args=(100)
+    local t0=$SECONDS
+    echo "lock_args=${lock_args[*]:-(defaults)}" >> "$res/meta.txt"
+    if timeout "$tmo" "mpiexec.$mpi" -n 4 "${flags[@]}" \
+         "$dir/dart/bench/bench_lock" "${lock_args[@]}" > "$res/lock.log" 2>&1; then
+      printf 'bench: %-12s %-14s %d units  %3ds  ok\n' "$mpi" bench_lock 4 $((SECONDS - t0))
+    else
+      echo "bench: $mpi bench_lock FAILED"; tail -20 "$res/lock.log"; status=1
+    fi
+  fi
+}
+
+install_missing || exit 1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_osc='^rdma'
+qflag=()
+tmo=1800
+if [ $quick -eq 1 ]; then qflag=(--quick); tmo=120; fi
+results="$root/build/bench/results"
+rm -rf "$results"
+for mpi in "${mpis[@]}"; do
+  dir="$root/build/bench/$mpi"
+  res="$results/$mpi"
+  mkdir -p "$res"
+  echo "bench: building with $mpi"
+  build "$mpi" "$dir" || { echo "bench: build with $mpi failed"; exit 1; }
+  write_meta "$mpi" "$dir"
+  run_suite "$mpi" "$dir"
+  echo "load_after=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$res/meta.txt"
+done
+"$py" "$root/bench/paper/report.py" --results "$results" --docs "$docs" \
+  --print-targets || status=1
+echo "bench: wrote $docs/benchmarks.md in $(( $(date +%s) - start ))s" \
+  "($([ $status -eq 0 ] && echo 'all benchmarks ran, all data checks passed' || echo 'FAILURES above'))"
+exit $status
