@@ -89,8 +89,8 @@ static void *progress_main(void *arg)
                         .tv_nsec = (us % 1000000) * 1000};
   while (!__atomic_load_n(&progress_stop, __ATOMIC_ACQUIRE)) {
     int flag;
-    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, progress_comm, &flag,
-               MPI_STATUS_IGNORE);
+    DART__MPI_LOG(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, progress_comm, &flag,
+                             MPI_STATUS_IGNORE));
     nanosleep(&ts, NULL);
   }
   return NULL;
@@ -121,7 +121,7 @@ dart_ret_t dart__progress_init(void)
   int rc = pthread_create(&progress_thread, NULL, progress_main, NULL);
   if (rc != 0) {
     DART_LOG_ERROR("cannot start the progress thread (error %d)", rc);
-    MPI_Comm_free(&progress_comm);
+    DART__MPI_LOG(MPI_Comm_free(&progress_comm));
     return DART_ERR_OTHER;
   }
   progress_running = true;
@@ -138,7 +138,7 @@ void dart__progress_fini(void)
   __atomic_store_n(&progress_stop, 1, __ATOMIC_RELEASE);
   pthread_join(progress_thread, NULL);
   progress_running = false;
-  MPI_Comm_free(&progress_comm);
+  DART__MPI_LOG(MPI_Comm_free(&progress_comm));
 }
 
 /* For tests and diagnostics: is the progress thread running? */
