@@ -173,8 +173,24 @@ static double timed_call(bench_variant_t *v, long iters)
   return out[1] > 0 ? -1.0 : out[0];
 }
 
-/* Warm-up call of variant j; with a budget it also picks the variant's
- * iteration count so that one call takes about `budget` seconds. */
+/* order[] = a permutation of 0..n-1 that depends only on seed (so it is
+ * the same on every unit): the variants of a trial run in a shuffled
+ * order, so that no variant always follows the same one (cache state). */
+static void shuffle(int *order, int n, unsigned seed)
+{
+  uint64_t x = 0x9E3779B97F4A7C15ULL * (seed + 1);
+  for (int i = 0; i < n; i++) order[i] = i;
+  for (int i = n - 1; i > 0; i--) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    int k = (int)(x % (uint64_t)(i + 1));
+    int t = order[i];
+    order[i] = order[k];
+    order[k] = t;
+  }
+}
+
+/* Warm-up call of a variant; with a budget it also proposes an iteration
+ * count with which one call takes about `budget` seconds. */
 static void warm_up(bench_variant_t *v, long iters, double budget,
                     bench_result_t *r)
 {
@@ -194,10 +210,19 @@ void bench_interleave(bench_variant_t *v, int nv, long iters, double budget,
   int nt = bench.trials;
   double *t = calloc((size_t)(nv * nt), sizeof *t);
   if (t == NULL) bench_die("out of memory");
-  for (int j = 0; j < nv; j++) warm_up(&v[j], iters, budget, &res[j]);
+  long common = iters;
+  for (int j = 0; j < nv; j++) {
+    warm_up(&v[j], iters, budget, &res[j]);
+    if (res[j].ok && res[j].iters < common) common = res[j].iters;
+  }
+  /* Same operation count for every variant: a burst's length changes what
+   * it measures (cache reuse, queue depth). */
+  for (int j = 0; j < nv; j++) res[j].iters = common;
+  int order[nv];
   for (int trial = 0; trial < nt; trial++) {
+    shuffle(order, nv, (unsigned)trial);
     for (int k = 0; k < nv; k++) {
-      int j = (trial + k) % nv;
+      int j = order[k];
       if (!res[j].ok) continue;
       double s = timed_call(&v[j], res[j].iters);
       if (s < 0) res[j].ok = 0;

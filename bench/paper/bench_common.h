@@ -6,8 +6,8 @@
  * median statistics, and CSV output written by unit 0.
  *
  * Methodology (survives a noisy shared machine): every comparison runs all
- * of its variants inside the same process, interleaved trial by trial (the
- * variant that goes first rotates), and reports the median over trials.
+ * of its variants inside the same process, interleaved trial by trial (in
+ * an order shuffled per trial), and reports the median over trials.
  */
 #ifndef BENCH_COMMON_H
 #define BENCH_COMMON_H
@@ -85,10 +85,11 @@ double bench_now(void);
 double bench_median(double *v, int n);
 
 /* Runs every enabled variant `trials` times with `iters` operations each,
- * in an order that rotates per trial, after one warm-up call per variant
- * (iters/4 operations). With budget > 0 (seconds) a variant whose warm-up
- * shows that `iters` operations would take longer runs fewer (at least 3)
- * so that slow variants cannot stall the suite; res[v].iters tells.
+ * in an order shuffled per trial (the same on all units), after one warm-up
+ * call per variant (iters/4 operations). With budget > 0 (seconds), if the
+ * warm-up shows that `iters` operations of some variant would take longer, all
+ * variants run fewer (at least 3) so that slow variants cannot stall the suite;
+ * res[v].iters tells (equal for all variants of one call).
  * Each call is preceded by an MPI_Barrier; the per-call time is the
  * maximum over units. res[v] receives median, minimum and MAD per
  * operation. */

@@ -446,10 +446,12 @@ def section_targets(res):
                    "all passed" if not errs else
                    "**%d FAILED**: %s" % (len(errs), "; ".join(errs))))
     for t in missed:
+        if t["met"] is None:
+            out.append("* **%s** - not measured: %s.\n" % (t["name"], t["evidence"]))
+            continue
         why = TARGET_NOTES.get(t["id"], "no analysis recorded yet")
-        out.append("* **%s** - %s. Evidence: %s. Reason: %s\n" % (
-            t["name"], "missed" if t["met"] is False else "not measured",
-            t.get("evidence", "-"), why))
+        out.append("* **%s** - missed. Evidence: %s. Reason: %s\n" % (
+            t["name"], t.get("evidence", "-"), why))
     return "\n".join(out)
 
 
@@ -513,18 +515,24 @@ def print_targets(res):
 METHOD = """## Methodology
 
 * All variants of a comparison run in the **same process run**, trial by
-  trial interleaved (the variant that goes first rotates); every number is
-  the **median over trials** (%s trials per point in this run) of the time
-  per operation, each trial timing a loop of many operations (maximum over
-  units). Every result is a ratio of two such medians; absolute times are
-  context.
+  trial interleaved (in an order shuffled per trial), after one
+  warm-up call each. Every number is the **median over trials** of the time
+  per operation (maximum over units); trials per point in this run: %s.
+  Every result is a ratio of two such medians; absolute times are context.
+* Micro-benchmarks (put/get, atomics, halo) use many short trials (at most
+  ~1 ms and 200 operations each), so that the median dodges the time slices
+  that other processes take on a shared machine; a variant so slow that its
+  trial would exceed ~1 ms runs fewer operations (at least 3; the count is
+  in the CSV). Application benchmarks (GUPS, stencil) time their fixed work.
+  The spread is recorded as the median absolute deviation (MAD) and the
+  minimum over trials.
 * DART runs against its public API only (`include/dash/dart/if`); raw MPI
   and OpenSHMEM run in the same process (Open MPI's oshmem shares the MPI
   library; `OMPI_MCA_osc=^rdma` as DART requires).
 * The machine is small and shared (2 cores; 4-unit runs are
-  oversubscribed, so scheduling noise dominates their absolute times).
-  Quick mode (`--quick`, CI) uses fewer sizes, iterations and trials and is
-  noisier than the full mode.
+  oversubscribed, so scheduling dominates their absolute times; the load
+  average during the run is in the setup table). Quick mode (`--quick`,
+  CI) uses fewer sizes, iterations and trials and is noisier.
 """
 
 
