@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_common.h"
+
 static int me, nunits;
 static MPI_Comm world;
 
@@ -76,16 +78,9 @@ static double time_mpi(size_t bytes, int iters, int shared)
 
 int main(int argc, char **argv)
 {
-  CHECK(dart_init(&argc, &argv));
-  int iters = argc > 1 ? atoi(argv[1]) : 200;
-  MPI_Comm_dup(MPI_COMM_WORLD, &world);
-  MPI_Comm_rank(world, &me);
-  MPI_Comm_size(world, &nunits);
   /* Shared windows need all ranks on one node: only compare when so. */
-  MPI_Comm node;
-  int nsize;
-  MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  MPI_Comm_size(node, &nsize);
+  int one_node = bench_setup(&argc, &argv, &world, &me, &nunits);
+  int iters = argc > 1 ? atoi(argv[1]) : 200;
   const char *sim = getenv("DART_SIM_NODE_SIZE");
   if (me == 0)
     printf("# bench_alloc: %d units, DART_SIM_NODE_SIZE=%s, %d iterations\n"
@@ -99,13 +94,12 @@ int main(int argc, char **argv)
     time_dart(sizes[s], batch); /* warm-up */
     BEST_OF_5(td, time_dart(sizes[s], batch));
     BEST_OF_5(tm, time_mpi(sizes[s], batch, 0));
-    if (nsize == nunits) BEST_OF_5(ts, time_mpi(sizes[s], batch, 1));
+    if (one_node) BEST_OF_5(ts, time_mpi(sizes[s], batch, 1));
     if (me == 0)
       printf("  %10zu %12.1f %14.1f %10.2f %18.1f\n", sizes[s], td, tm, td / tm,
              ts);
     fflush(stdout);
   }
-  MPI_Comm_free(&node);
   MPI_Comm_free(&world);
   CHECK(dart_exit());
   return 0;

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_common.h"
+
 enum { SHARED, CREATE_SHM, CREATE_MEM, ALLOCATE, DYNAMIC, NKINDS };
 static const char *kind_name[] = {"shared", "create/shm", "create/mem",
                                   "allocate", "dynamic"};
@@ -115,16 +117,8 @@ static double memcpy_lat(int iters)
 
 int main(int argc, char **argv)
 {
-  if (dart_init(&argc, &argv) != DART_OK) return 1;
+  same_node = bench_setup(&argc, &argv, &world, &me, &nunits);
   int iters = argc > 1 ? atoi(argv[1]) : 20000;
-  MPI_Comm_dup(MPI_COMM_WORLD, &world);
-  MPI_Comm_rank(world, &me);
-  MPI_Comm_size(world, &nunits);
-  MPI_Comm node;
-  int nsize;
-  MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  MPI_Comm_size(node, &nsize);
-  same_node = nsize == nunits;
   if (nunits < 2) {
     if (me == 0) printf("bench_windows needs 2 units\n");
   } else {
@@ -147,7 +141,6 @@ int main(int argc, char **argv)
       if (me == 0) printf("  %-12s %10.3f %10s\n", "memcpy+fence", m, "-");
     }
   }
-  MPI_Comm_free(&node);
   MPI_Comm_free(&world);
   dart_exit();
   return 0;

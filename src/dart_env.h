@@ -41,7 +41,8 @@ typedef enum {
     "Polls of a pending MPI request or lock flag before a waiting unit "       \
     "starts yielding its core (sched_yield, then short sleeps).")              \
   X(DART_PROGRESS, DART__ENV_STR, const char *, progress, "auto",              \
-    "Asynchronous progress for the RMA path: auto, thread or none.")           \
+    "Asynchronous progress for the RMA path: auto (a progress thread when "    \
+    "DART sees more than one node), thread or none.")                          \
   X(DART_PROGRESS_INTERVAL_US, DART__ENV_INT, long, progress_interval_us,      \
     "200",                                                                     \
     "Sleep between two polls of the DART progress thread, in "                 \

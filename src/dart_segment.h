@@ -4,9 +4,9 @@
  *
  * A segment is one allocation (or registration) of a team. Every member
  * holds a record with its own portion (base, size), every unit's portion
- * size, the RMA window over the team communicator and, for memory that
- * came from an MPI shared-memory window, the base addresses of the portions
- * of the team units on the caller's node (load/store access).
+ * size, the RMA window over the team communicator and the base address of
+ * every portion the caller can load/store (its own, and those of node peers
+ * for memory that came from an MPI shared-memory window).
  */
 #ifndef DART__SEGMENT_H
 #define DART__SEGMENT_H
@@ -29,28 +29,33 @@ typedef enum {
 } dart__seg_kind_t;
 
 typedef struct dart__segment {
+  /* Hot fields first: everything the resolver reads is in the first
+   * cache line, without touching the team. */
+  int nunits;          /* team size                                      */
+  int myid;            /* caller's team unit id                          */
+  size_t sym_size;     /* portion size of every unit if all are equal    */
+  size_t *sizes;       /* [nunits] portion sizes, NULL if symmetric      */
+  char **unit_base;    /* [nunits] portion base of every unit the caller
+                          can load/store (itself, node peers of shared
+                          memory), NULL for the others                   */
+  MPI_Aint disp_pad;   /* window displacement of every unit's portion   */
+  MPI_Aint *disp_pads; /* [nunits] the same if it differs per unit      */
+  MPI_Win win;         /* RMA window on team->comm (rank = team unit),
+                          in a lock_all epoch for its whole life         */
+  bool cpu_atomics;    /* atomics by CPU instructions on the mapping     */
+  int mpi_used;        /* sticky: an MPI RMA op was issued on win        */
+
   int16_t segid;
   dart__seg_kind_t kind;
   uint16_t flags; /* dart_gptr_setflags word (local copy)           */
   dart__team_t *team;
-  MPI_Win win;         /* RMA window on team->comm (rank = team unit),
-                          in a lock_all epoch for its whole life         */
-  MPI_Win shm_win;     /* separate shared-memory window on the node comm,
-                          MPI_WIN_NULL if none or if win is itself shared */
-  char *base;          /* caller's portion                               */
-  size_t size;         /* caller's portion size in bytes                 */
-  size_t sym_size;     /* portion size of every unit if all are equal    */
-  size_t *sizes;       /* [team->size] portion sizes, NULL if symmetric  */
-  char **node_base;    /* [team->node_size] portion base of each node
-                          peer (by node rank); NULL: no load/store access
-                          to peers (registrations)                       */
-  MPI_Aint disp_pad;   /* window displacement of every unit's portion   */
-  MPI_Aint *disp_pads; /* [team->size] the same if it differs per unit  */
-  void *mpi_mem;       /* MPI_Alloc_mem block behind base, if any        */
-  bool cpu_atomics;    /* atomics by CPU instructions on the mapping     */
-  bool locked;         /* win is in its lock_all epoch                   */
-  void *owner;         /* dart_allocator_t owning an ALLOCATOR segment   */
-  int mpi_used;        /* sticky: an MPI RMA op was issued on win        */
+  MPI_Win shm_win; /* separate shared-memory window on the node comm,
+                      MPI_WIN_NULL if none or if win is itself shared */
+  char *base;      /* caller's portion                               */
+  size_t size;     /* caller's portion size in bytes                 */
+  void *mpi_mem;   /* MPI_Alloc_mem block behind base, if any        */
+  bool locked;     /* win is in its lock_all epoch                   */
+  void *owner;     /* dart_allocator_t owning an ALLOCATOR segment   */
 } dart__segment_t;
 
 /* Where a (gptr, nbytes) access goes. */
@@ -74,6 +79,17 @@ enum {
   DART__RESOLVE_BAD_RANGE
 };
 
+/* Segment table of every team the caller belongs to, by team id (set by
+ * dart__globmem_team_init/fini): one load instead of going through the
+ * team record on the hot path. */
+extern dart__segtable_t *dart__segtables[DART__TEAM_ID_MAX + 1] DART__HIDDEN;
+
+static inline dart__segtable_t *dart__segtable_of(dart_team_t teamid)
+{
+  if (__builtin_expect(teamid < 0, 0)) return NULL;
+  return __atomic_load_n(&dart__segtables[teamid], __ATOMIC_ACQUIRE);
+}
+
 /* Portion size of team unit u (u must be in range). */
 static inline size_t dart__segment_portion(const dart__segment_t *seg, int u)
 {
@@ -84,9 +100,8 @@ static inline size_t dart__segment_portion(const dart__segment_t *seg, int u)
 static inline dart__segment_t *dart__segment_get(dart_team_t teamid,
                                                  int16_t segid)
 {
-  dart__team_t *team = dart__team_get(teamid);
-  if (team == NULL || team->segs == NULL) return NULL;
-  return dart__segtable_get(team->segs, segid);
+  dart__segtable_t *tab = dart__segtable_of(teamid);
+  return tab == NULL ? NULL : dart__segtable_get(tab, segid);
 }
 
 /*
@@ -97,12 +112,12 @@ static inline dart__segment_t *dart__segment_get(dart_team_t teamid,
 static inline dart__segment_t *dart__segment_lookup(const char *func,
                                                     dart_gptr_t gptr)
 {
-  dart__team_t *team = dart__team_get(gptr.teamid);
-  if (__builtin_expect(team == NULL || team->segs == NULL, 0)) {
+  dart__segtable_t *tab = dart__segtable_of(gptr.teamid);
+  if (__builtin_expect(tab == NULL, 0)) {
     dart__segment_resolve_error(func, gptr, 0, DART__RESOLVE_BAD_TEAM);
     return NULL;
   }
-  dart__segment_t *seg = dart__segtable_get(team->segs, gptr.segid);
+  dart__segment_t *seg = dart__segtable_get(tab, gptr.segid);
   if (__builtin_expect(seg == NULL, 0))
     dart__segment_resolve_error(func, gptr, 0, DART__RESOLVE_BAD_SEGMENT);
   return seg;
@@ -112,22 +127,23 @@ static inline dart__segment_t *dart__segment_lookup(const char *func,
  * Resolves gptr for an access of nbytes bytes starting at its offset:
  * validates team, segment, target unit and offset + nbytes <= portion
  * size, and fills *t. On failure logs one line naming func and returns
- * DART_ERR_INVAL.
+ * DART_ERR_INVAL. Three dependent loads reach the segment record; the
+ * rest is read from its first cache line and per-unit arrays.
  */
-static inline dart_ret_t dart__segment_resolve(const char *func,
-                                               dart_gptr_t gptr, size_t nbytes,
-                                               dart__target_t *t)
+static inline __attribute__((always_inline)) dart_ret_t
+dart__segment_resolve(const char *func, dart_gptr_t gptr, size_t nbytes,
+                      dart__target_t *t)
 {
-  dart__team_t *team = dart__team_get(gptr.teamid);
-  if (__builtin_expect(team == NULL || team->segs == NULL, 0))
+  dart__segtable_t *tab = dart__segtable_of(gptr.teamid);
+  if (__builtin_expect(tab == NULL, 0))
     return dart__segment_resolve_error(func, gptr, nbytes,
                                        DART__RESOLVE_BAD_TEAM);
-  dart__segment_t *seg = dart__segtable_get(team->segs, gptr.segid);
+  dart__segment_t *seg = dart__segtable_get(tab, gptr.segid);
   if (__builtin_expect(seg == NULL, 0))
     return dart__segment_resolve_error(func, gptr, nbytes,
                                        DART__RESOLVE_BAD_SEGMENT);
   int u = gptr.unitid;
-  if (__builtin_expect((unsigned)u >= (unsigned)team->size, 0))
+  if (__builtin_expect((unsigned)u >= (unsigned)seg->nunits, 0))
     return dart__segment_resolve_error(func, gptr, nbytes,
                                        DART__RESOLVE_BAD_UNIT);
   size_t psize = dart__segment_portion(seg, u);
@@ -139,12 +155,8 @@ static inline dart_ret_t dart__segment_resolve(const char *func,
   t->unit = u;
   t->disp = (MPI_Aint)off +
             (seg->disp_pads != NULL ? seg->disp_pads[u] : seg->disp_pad);
-  if (u == team->myid)
-    t->local = seg->base + off;
-  else if (seg->node_base != NULL && dart__team_unit_is_local_node(team, u))
-    t->local = seg->node_base[team->unit_node_rank[u]] + off;
-  else
-    t->local = NULL;
+  char *b = seg->unit_base[u];
+  t->local = (b != NULL) ? b + off : NULL;
   return DART_OK;
 }
 

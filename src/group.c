@@ -35,28 +35,42 @@ dart_ret_t dart_group_clone(const dart_group_t gin, dart_group_t *gout)
   return DART_OK;
 }
 
+typedef dart__group_t *(*dart__group_binop_t)(const dart__group_t *,
+                                              const dart__group_t *);
+
+/* Shared body of union and intersection; logs under the public name. */
+static dart_ret_t dart__group_combine(const char *func, const dart_group_t g1,
+                                      const dart_group_t g2, dart_group_t *gout,
+                                      dart__group_binop_t op)
+{
+  if (gout == NULL) {
+    dart__log(DART__LOG_ERROR, func, "argument 'gout' is NULL");
+    return DART_ERR_INVAL;
+  }
+  *gout = DART_GROUP_NULL;
+  if (g1 == NULL || g2 == NULL) {
+    dart__log(DART__LOG_ERROR, func, "group '%s' is NULL",
+              g1 == NULL ? "g1" : "g2");
+    return DART_ERR_INVAL;
+  }
+  *gout = op(g1, g2);
+  if (*gout == NULL) {
+    dart__log(DART__LOG_ERROR, func, "out of memory");
+    return DART_ERR_NOMEM;
+  }
+  return DART_OK;
+}
+
 dart_ret_t dart_group_union(const dart_group_t g1, const dart_group_t g2,
                             dart_group_t *gout)
 {
-  DART__CHECK_NOTNULL(gout);
-  *gout = DART_GROUP_NULL;
-  DART__GROUP_CHECK(g1);
-  DART__GROUP_CHECK(g2);
-  *gout = dart__group_union(g1, g2);
-  DART__CHECK(*gout != NULL, DART_ERR_NOMEM, "out of memory");
-  return DART_OK;
+  return dart__group_combine(__func__, g1, g2, gout, dart__group_union);
 }
 
 dart_ret_t dart_group_intersect(const dart_group_t g1, const dart_group_t g2,
                                 dart_group_t *gout)
 {
-  DART__CHECK_NOTNULL(gout);
-  *gout = DART_GROUP_NULL;
-  DART__GROUP_CHECK(g1);
-  DART__GROUP_CHECK(g2);
-  *gout = dart__group_intersect(g1, g2);
-  DART__CHECK(*gout != NULL, DART_ERR_NOMEM, "out of memory");
-  return DART_OK;
+  return dart__group_combine(__func__, g1, g2, gout, dart__group_intersect);
 }
 
 dart_ret_t dart_group_addmember(dart_group_t g, dart_global_unit_t unitid)

@@ -9,6 +9,8 @@
 #include "dart_datatype.h"
 #include "globmem/globmem_internal.h"
 
+dart__segtable_t *dart__segtables[DART__TEAM_ID_MAX + 1];
+
 dart_ret_t dart__globmem_team_init(dart__team_t *team)
 {
   team->segs = malloc(sizeof *team->segs);
@@ -17,6 +19,7 @@ dart_ret_t dart__globmem_team_init(dart__team_t *team)
     return DART_ERR_NOMEM;
   }
   dart__segtable_init(team->segs);
+  __atomic_store_n(&dart__segtables[team->id], team->segs, __ATOMIC_RELEASE);
   return DART_OK;
 }
 
@@ -36,6 +39,7 @@ dart_ret_t dart__globmem_team_fini(dart__team_t *team)
   /* Same ids on every member, visited in the same order: the collective
    * window frees match up. */
   dart__segtable_foreach(team->segs, destroy_cb, &ret);
+  __atomic_store_n(&dart__segtables[team->id], NULL, __ATOMIC_RELEASE);
   dart__segtable_destroy(team->segs);
   free(team->segs);
   team->segs = NULL;
@@ -69,8 +73,7 @@ dart_ret_t dart_gptr_getaddr(const dart_gptr_t gptr, void **addr)
   *addr = NULL;
   dart__segment_t *seg = dart__segment_lookup(__func__, gptr);
   if (seg == NULL) return DART_ERR_INVAL;
-  if (gptr.unitid == seg->team->myid)
-    *addr = seg->base + gptr.addr_or_offs.offset;
+  if (gptr.unitid == seg->myid) *addr = seg->base + gptr.addr_or_offs.offset;
   return DART_OK;
 }
 

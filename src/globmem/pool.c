@@ -73,11 +73,13 @@ dart_ret_t dart__globmem_init(void)
   /* The first block of every pool is DART's: offset 0 holds the lock word
    * of emulated atomics on this unit's memory (see dart_segment.h). */
   uint64_t off = 1;
-  if (dart__buddy_alloc(pool.buddy, 64, &off) != 0 || off != DART__POOL_LOCK_OFFSET) {
+  if (dart__buddy_alloc(pool.buddy, 64, &off) != 0 ||
+      off != DART__POOL_LOCK_OFFSET) {
     DART_LOG_ERROR("cannot reserve DART's block in the local pool");
     return DART_ERR_OTHER;
   }
-  __atomic_store_n((int64_t *)(void *)(pool_seg->base + off), 0, __ATOMIC_SEQ_CST);
+  __atomic_store_n((int64_t *)(void *)(pool_seg->base + off), 0,
+                   __ATOMIC_SEQ_CST);
   DART__MPI(MPI_Barrier(all->comm)); /* zeroed before anybody locks it */
   DART_LOG_DEBUG("local pool: %zu bytes per unit", bytes);
   return DART_OK;

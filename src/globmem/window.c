@@ -86,30 +86,25 @@ static char *align_up(char *p)
 }
 
 /*
- * Fills node_base[] from a shared window over nranks ranks; rank r of the
- * window is node rank node_rank_of[r] (NULL: identity). The padding in front
- * of each portion is the same in every process mapping it (mappings are
- * page-aligned), so it is computed from the local mapping. If pad is not
- * NULL it receives each rank's padding (the window displacement of the
- * aligned portion start).
+ * Aligned portion start of rank r of a shared window, as mapped here. The
+ * padding in front of it is the same in every process mapping the memory
+ * (mappings are page-aligned), so every unit computes the same portion
+ * start; *pad (if not NULL) receives it: the window displacement of the
+ * portion start.
  */
-static dart_ret_t query_node_bases(dart__segment_t *seg, MPI_Win shm,
-                                   int nranks, const int *node_rank_of,
-                                   MPI_Aint *pad)
+static dart_ret_t shared_base(MPI_Win shm, int r, char **base, MPI_Aint *pad)
 {
-  for (int r = 0; r < nranks; r++) {
-    MPI_Aint sz;
-    int du;
-    char *ptr = NULL;
-    DART__MPI(MPI_Win_shared_query(shm, r, &sz, &du, &ptr));
-    char *aligned = align_up(ptr);
-    seg->node_base[node_rank_of ? node_rank_of[r] : r] = aligned;
-    if (pad != NULL) pad[r] = aligned - ptr;
-  }
+  MPI_Aint sz;
+  int du;
+  char *ptr = NULL;
+  DART__MPI(MPI_Win_shared_query(shm, r, &sz, &du, &ptr));
+  *base = align_up(ptr);
+  if (pad != NULL) *pad = *base - ptr;
   return DART_OK;
 }
 
-/* One shared window on the team communicator, also the RMA window. */
+/* One shared window on the team communicator, also the RMA window; every
+ * unit is mapped. */
 static dart_ret_t alloc_single_node(dart__segment_t *seg, MPI_Aint msize)
 {
   dart__team_t *team = seg->team;
@@ -122,22 +117,23 @@ static dart_ret_t alloc_single_node(dart__segment_t *seg, MPI_Aint msize)
   /* RMA displacements must skip each unit's alignment padding. */
   seg->disp_pads = malloc((size_t)team->size * sizeof *seg->disp_pads);
   if (seg->disp_pads == NULL) return DART_ERR_NOMEM;
-  ret = query_node_bases(seg, seg->win, team->size, team->unit_node_rank,
-                         seg->disp_pads);
-  if (ret != DART_OK) return ret;
   bool uniform = true;
-  for (int u = 1; u < team->size; u++)
+  for (int u = 0; u < team->size && ret == DART_OK; u++) {
+    ret = shared_base(seg->win, u, &seg->unit_base[u], &seg->disp_pads[u]);
     uniform = uniform && seg->disp_pads[u] == seg->disp_pads[0];
+  }
+  if (ret != DART_OK) return ret;
   seg->disp_pad = seg->disp_pads[0];
   if (uniform) {
     free(seg->disp_pads);
     seg->disp_pads = NULL;
   }
-  seg->base = seg->node_base[team->node_rank];
+  seg->base = seg->unit_base[team->myid];
   return DART_OK;
 }
 
-/* Shared window on the node communicator, RMA window over the team. */
+/* Shared window on the node communicator (node peers mapped), RMA window
+ * over the team. */
 static dart_ret_t alloc_hybrid(dart__segment_t *seg, MPI_Aint msize,
                                size_t size)
 {
@@ -147,10 +143,13 @@ static dart_ret_t alloc_hybrid(dart__segment_t *seg, MPI_Aint msize,
                                     &seg->shm_win));
   count_window(1);
   DART__MPI(MPI_Win_set_errhandler(seg->shm_win, MPI_ERRORS_RETURN));
-  dart_ret_t ret =
-      query_node_bases(seg, seg->shm_win, team->node_size, NULL, NULL);
-  if (ret != DART_OK) return ret;
-  seg->base = seg->node_base[team->node_rank];
+  for (int u = 0; u < team->size; u++) {
+    if (!dart__team_unit_is_local_node(team, u)) continue;
+    dart_ret_t ret = shared_base(seg->shm_win, team->unit_node_rank[u],
+                                 &seg->unit_base[u], NULL);
+    if (ret != DART_OK) return ret;
+  }
+  seg->base = seg->unit_base[team->myid];
   DART__MPI(MPI_Win_create(seg->base, (MPI_Aint)size, 1, hints, team->comm,
                            &seg->win));
   count_window(1);
@@ -163,7 +162,7 @@ static dart_ret_t alloc_private(dart__segment_t *seg, MPI_Aint msize,
 {
   DART__MPI(MPI_Alloc_mem(msize, MPI_INFO_NULL, &seg->mpi_mem));
   seg->base = align_up(seg->mpi_mem);
-  seg->node_base[0] = seg->base;
+  seg->unit_base[seg->myid] = seg->base;
   DART__MPI(MPI_Win_create(seg->base, (MPI_Aint)size, 1, hints, seg->team->comm,
                            &seg->win));
   count_window(1);
@@ -175,8 +174,6 @@ static dart_ret_t alloc_windows(dart__segment_t *seg, size_t size)
 {
   dart__team_t *team = seg->team;
   MPI_Aint msize = (MPI_Aint)(size + DART__SEG_ALIGN);
-  seg->node_base = calloc((size_t)team->node_size, sizeof *seg->node_base);
-  if (seg->node_base == NULL) return DART_ERR_NOMEM;
   /* The choice depends on team-wide facts only: all members agree. */
   if (team->single_node) return alloc_single_node(seg, msize);
   if (team->num_nodes == team->size) return alloc_private(seg, msize, size);
@@ -191,6 +188,7 @@ static dart_ret_t register_window(dart__segment_t *seg, void *addr, size_t size)
                            &seg->win));
   count_window(1);
   seg->base = base;
+  seg->unit_base[seg->myid] = base; /* only the owner maps user memory */
   return open_epoch(seg);
 }
 
@@ -226,7 +224,7 @@ static dart_ret_t free_windows(dart__segment_t *seg)
 static void segment_free_memory(dart__segment_t *seg)
 {
   free(seg->sizes);
-  free(seg->node_base);
+  free(seg->unit_base);
   free(seg->disp_pads);
   free(seg);
 }
@@ -308,6 +306,13 @@ dart_ret_t dart__segment_create(const char *func, dart__team_t *team,
   if (seg == NULL) return DART_ERR_NOMEM; /* unrecoverable: peers hang */
   seg->kind = kind;
   seg->team = team;
+  seg->nunits = team->size;
+  seg->myid = team->myid;
+  seg->unit_base = calloc((size_t)team->size, sizeof *seg->unit_base);
+  if (seg->unit_base == NULL && status == DART_OK) {
+    dart__log(DART__LOG_ERROR, func, "out of memory");
+    status = DART_ERR_NOMEM;
+  }
   seg->win = MPI_WIN_NULL;
   seg->shm_win = MPI_WIN_NULL;
   seg->size = size;

@@ -8,8 +8,34 @@
  * the shared mapping; all others use MPI atomics on the RMA window, for
  * every target including the caller itself.
  */
+#include <pthread.h>
+
 #include "onesided/cpu_atomic.h"
 #include "onesided/onesided.h"
+
+/* MPI op of every (predefined op, basic type) pair valid for atomics, as
+ * dart__op_mpi answers, cached on first use (MPI_OP_NULL: invalid). */
+static MPI_Op op_cache[DART_OP_LAST][DART_TYPE_LAST];
+static pthread_once_t op_cache_once = PTHREAD_ONCE_INIT;
+static int op_cache_ready;
+
+static void op_cache_fill(void)
+{
+  for (int op = 0; op < DART_OP_LAST; op++)
+    for (int t = 0; t < DART_TYPE_LAST; t++)
+      op_cache[op][t] = (op == DART_OP_MINMAX || op == DART_OP_UNDEFINED)
+                            ? MPI_OP_NULL
+                            : dart__op_mpi((dart_operation_t)op, t);
+  __atomic_store_n(&op_cache_ready, 1, __ATOMIC_RELEASE);
+}
+
+static inline MPI_Op atomic_op(dart_operation_t op, dart_datatype_t basic)
+{
+  if (__builtin_expect(!__atomic_load_n(&op_cache_ready, __ATOMIC_ACQUIRE), 0))
+    pthread_once(&op_cache_once, op_cache_fill);
+  if (op >= DART_OP_LAST) return MPI_OP_NULL;
+  return op_cache[op][basic];
+}
 
 /* Validates a basic dtype and a predefined op valid for it. */
 static inline dart_ret_t atomic_check(const char *func, dart_datatype_t dtype,
@@ -23,12 +49,12 @@ static inline dart_ret_t atomic_check(const char *func, dart_datatype_t dtype,
               (long long)dtype);
     return DART_ERR_INVAL;
   }
-  MPI_Op m = (op == DART_OP_MINMAX || op > DART_OP_NO_OP)
-                 ? MPI_OP_NULL : dart__op_mpi(op, dtype);
+  MPI_Op m = atomic_op(op, dtype);
   if (__builtin_expect(m == MPI_OP_NULL, 0)) {
     dart__log(DART__LOG_ERROR, func,
               "operation %llu is not a predefined atomic operation for "
-              "datatype %lld", (unsigned long long)op, (long long)dtype);
+              "datatype %lld",
+              (unsigned long long)op, (long long)dtype);
     return DART_ERR_INVAL;
   }
   *type = t;
@@ -36,13 +62,29 @@ static inline dart_ret_t atomic_check(const char *func, dart_datatype_t dtype,
   return DART_OK;
 }
 
-static dart_ret_t misaligned(const char *func, const dart__target_t *t,
-                             size_t esz)
+static dart_ret_t misaligned(const char *func, dart_gptr_t gptr, size_t esz)
 {
   dart__log(DART__LOG_ERROR, func,
-            "target of unit %d at displacement %lld is not aligned to the "
-            "%zu-byte element size", t->unit, (long long)t->disp, esz);
+            "offset %llu of the target is not a multiple of the %zu-byte "
+            "element size",
+            (unsigned long long)gptr.addr_or_offs.offset, esz);
   return DART_ERR_INVAL;
+}
+
+/* Resolves the target of an atomic of nelem elements of esz bytes; the
+ * offset must be element-aligned (CPU atomics need it, and so do MPI's). */
+static inline dart_ret_t atomic_target(const char *func, dart_gptr_t gptr,
+                                       size_t nelem, size_t esz,
+                                       dart__target_t *t)
+{
+  size_t bytes;
+  if (__builtin_mul_overflow(nelem, esz, &bytes)) {
+    dart__log(DART__LOG_ERROR, func, "%zu elements are too many", nelem);
+    return DART_ERR_INVAL;
+  }
+  if (__builtin_expect((gptr.addr_or_offs.offset & (esz - 1)) != 0, 0))
+    return misaligned(func, gptr, esz);
+  return dart__segment_resolve(func, gptr, bytes, t);
 }
 
 static dart_ret_t mpi_fail(const char *func, const char *call, int rc)
@@ -63,15 +105,13 @@ static dart_ret_t accumulate(const char *func, dart_gptr_t gptr,
   MPI_Op mop;
   dart_ret_t ret = atomic_check(func, dtype, op, &ty, &mop);
   if (ret != DART_OK) return ret;
-  size_t esz = ty->base_size, bytes;
-  DART__CHECK_ARG(!__builtin_mul_overflow(nelem, esz, &bytes),
-                  "%zu elements are too many", nelem);
+  size_t esz = ty->base_size;
   dart__target_t t;
-  ret = dart__segment_resolve(func, gptr, bytes, &t);
+  ret = atomic_target(func, gptr, nelem, esz, &t);
   if (ret != DART_OK) return ret;
   if (t.seg->cpu_atomics) {
     if (dart__cpu_atomic(t.local, values, NULL, nelem, esz, dtype, op) != 0)
-      return misaligned(func, &t, esz);
+      return misaligned(func, gptr, esz);
     return DART_OK;
   }
   ret = dart__mpi_atomic(func, &t, values, NULL, nelem, ty, dtype, op, mop);
@@ -109,11 +149,13 @@ dart_ret_t dart_fetch_and_op(dart_gptr_t gptr, const void *value, void *result,
   dart_ret_t ret = atomic_check(__func__, dtype, op, &ty, &mop);
   if (__builtin_expect(ret != DART_OK, 0)) return ret;
   dart__target_t t;
-  ret = dart__segment_resolve(__func__, gptr, ty->base_size, &t);
+  ret = atomic_target(__func__, gptr, 1, ty->base_size, &t);
   if (__builtin_expect(ret != DART_OK, 0)) return ret;
   if (t.seg->cpu_atomics) {
+    if (dart__cpu_atomic_fast(t.local, value, result, ty->base_size, dtype, op))
+      return DART_OK;
     if (dart__cpu_atomic(t.local, value, result, 1, ty->base_size, dtype, op))
-      return misaligned(__func__, &t, ty->base_size);
+      return misaligned(__func__, gptr, ty->base_size);
     return DART_OK;
   }
   return dart__mpi_atomic(__func__, &t, value, result, 1, ty, dtype, op, mop);
@@ -128,14 +170,15 @@ dart_ret_t dart_compare_and_swap(dart_gptr_t gptr, const void *value,
   DART__CHECK_NOTNULL(result);
   DART__CHECK_ARG(dtype >= DART_TYPE_BYTE && dtype <= DART_TYPE_ULONGLONG,
                   "datatype %lld is not an integer type (compare-and-swap "
-                  "needs BYTE..ULONGLONG)", (long long)dtype);
+                  "needs BYTE..ULONGLONG)",
+                  (long long)dtype);
   const dart__type_t *ty = dart__type_get(dtype);
   dart__target_t t;
-  dart_ret_t ret = dart__segment_resolve(__func__, gptr, ty->base_size, &t);
+  dart_ret_t ret = atomic_target(__func__, gptr, 1, ty->base_size, &t);
   if (__builtin_expect(ret != DART_OK, 0)) return ret;
   if (t.seg->cpu_atomics) {
     if (dart__cpu_cas(t.local, value, compare, result, ty->base_size, dtype))
-      return misaligned(__func__, &t, ty->base_size);
+      return misaligned(__func__, gptr, ty->base_size);
     return DART_OK;
   }
   return dart__mpi_cas(__func__, &t, value, compare, result, ty, dtype);

@@ -23,10 +23,8 @@
     switch (op) {                                                              \
     case DART_OP_MIN: return (a) < (b) ? (a) : (b);                            \
     case DART_OP_MAX: return (a) > (b) ? (a) : (b);                            \
-    case DART_OP_SUM:                                                          \
-      return is_int ? (T)((U)(a) + (U)(b)) : (T)((a) + (b));                   \
-    case DART_OP_PROD:                                                         \
-      return is_int ? (T)((U)(a) * (U)(b)) : (T)((a) * (b));                   \
+    case DART_OP_SUM: return is_int ? (T)((U)(a) + (U)(b)) : (T)((a) + (b));   \
+    case DART_OP_PROD: return is_int ? (T)((U)(a) * (U)(b)) : (T)((a) * (b));  \
     case DART_OP_LAND: return (T)((a) && (b));                                 \
     case DART_OP_LOR: return (T)((a) || (b));                                  \
     case DART_OP_LXOR: return (T)(!(a) != !(b));                               \
@@ -134,9 +132,8 @@ typedef unsigned __int128 u128_t;
 
 /* 16-byte CAS loop (cmpxchg16b); the padding bytes of the 80-bit value
  * are compared as stored, so the loop works on raw memory contents. */
-__attribute__((target("cx16"))) static void f80_op(void *tp, const void *vp,
-                                                   void *oldp,
-                                                   dart_operation_t op)
+__attribute__((target("cx16"))) static void
+f80_op(void *tp, const void *vp, void *oldp, dart_operation_t op)
 {
   u128_t *t = tp, ob, nb, prev;
   long double v, o, n;
@@ -193,9 +190,8 @@ static cas_fn cas_table(dart_datatype_t t)
   }
 }
 
-int dart__cpu_atomic(void *target, const void *values, void *old,
-                     size_t nelem, size_t esz, dart_datatype_t t,
-                     dart_operation_t op)
+int dart__cpu_atomic(void *target, const void *values, void *old, size_t nelem,
+                     size_t esz, dart_datatype_t t, dart_operation_t op)
 {
   op_fn fn = op_table(t);
   if (fn == NULL || ((uintptr_t)target & (esz - 1)) != 0) return -1;

@@ -3,7 +3,9 @@
 #define DART__ONESIDED_CPU_ATOMIC_H
 
 #include <dash/dart/if/dart_types.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "dart_log.h"
 
@@ -16,6 +18,40 @@
 DART__HIDDEN int dart__cpu_atomic(void *target, const void *values, void *old,
                                   size_t nelem, size_t esz, dart_datatype_t t,
                                   dart_operation_t op);
+
+/*
+ * Inline fast path of dart__cpu_atomic for one 4- or 8-byte integer
+ * element and the ops with a single instruction; returns false (nothing
+ * done) for anything else. target must be aligned.
+ */
+static inline __attribute__((always_inline)) bool
+dart__cpu_atomic_fast(void *target, const void *value, void *old, size_t esz,
+                      dart_datatype_t t, dart_operation_t op)
+{
+  if (t < DART_TYPE_INT || t > DART_TYPE_ULONGLONG) return false;
+#define DART__FAST_OP(U)                                                       \
+  do {                                                                         \
+    U *p = target, v, o;                                                       \
+    __builtin_memcpy(&v, value, sizeof v);                                     \
+    switch (op) {                                                              \
+    case DART_OP_SUM: o = __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); break;   \
+    case DART_OP_BAND: o = __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST); break;  \
+    case DART_OP_BOR: o = __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); break;    \
+    case DART_OP_BXOR: o = __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST); break;  \
+    case DART_OP_REPLACE:                                                      \
+      o = __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);                         \
+      break;                                                                   \
+    case DART_OP_NO_OP: o = __atomic_load_n(p, __ATOMIC_SEQ_CST); break;       \
+    default: return false;                                                     \
+    }                                                                          \
+    if (old != NULL) __builtin_memcpy(old, &o, sizeof o);                      \
+    return true;                                                               \
+  } while (0)
+  if (esz == 8) DART__FAST_OP(uint64_t);
+  if (esz == 4) DART__FAST_OP(uint32_t);
+#undef DART__FAST_OP
+  return false;
+}
 
 /* Atomic compare-and-swap of one integer element; -1 as above. */
 DART__HIDDEN int dart__cpu_cas(void *target, const void *value,

@@ -17,7 +17,7 @@ static dart_ret_t flush(const char *func, dart_gptr_t gptr, flush_t kind)
   if (__builtin_expect(seg == NULL, 0)) return DART_ERR_INVAL;
   int u = gptr.unitid;
   bool one = (kind == FLUSH_ONE || kind == FLUSH_LOCAL);
-  if (one && __builtin_expect((unsigned)u >= (unsigned)seg->team->size, 0))
+  if (one && __builtin_expect((unsigned)u >= (unsigned)seg->nunits, 0))
     return dart__segment_resolve_error(func, gptr, 0, DART__RESOLVE_BAD_UNIT);
   int rc = MPI_SUCCESS;
   const char *call = "";

@@ -70,11 +70,13 @@ static dart_ret_t cas_loop(const char *func, MPI_Win win, int unit,
   MPI_Datatype bt = bits_type(esz);
   _Alignas(16) char cur[8], next[8], prev[8];
   /* origin ignored by NO_OP, but must not overlap the result */
-  MPI_OR_FAIL(func, MPI_Fetch_and_op(next, cur, bt, unit, disp, MPI_NO_OP, win));
+  MPI_OR_FAIL(func,
+              MPI_Fetch_and_op(next, cur, bt, unit, disp, MPI_NO_OP, win));
   MPI_OR_FAIL(func, MPI_Win_flush(unit, win));
   for (uint64_t it = 0;; it++) {
     dart__atomic_combine(next, cur, val, t, op);
-    MPI_OR_FAIL(func, MPI_Compare_and_swap(next, cur, prev, bt, unit, disp, win));
+    MPI_OR_FAIL(func,
+                MPI_Compare_and_swap(next, cur, prev, bt, unit, disp, win));
     MPI_OR_FAIL(func, MPI_Win_flush(unit, win));
     if (memcmp(prev, cur, esz) == 0) break;
     memcpy(cur, prev, esz);
@@ -115,8 +117,8 @@ static dart_ret_t locked_op(const char *func, const dart__target_t *t,
     MPI_OR_FAIL(func, MPI_Win_flush(lk.unit, lw));
   }
   _Alignas(16) char cur[16], next[16];
-  MPI_OR_FAIL(func, MPI_Get(cur, (int)esz, MPI_BYTE, t->unit, t->disp,
-                            (int)esz, MPI_BYTE, w));
+  MPI_OR_FAIL(func, MPI_Get(cur, (int)esz, MPI_BYTE, t->unit, t->disp, (int)esz,
+                            MPI_BYTE, w));
   MPI_OR_FAIL(func, MPI_Win_flush(t->unit, w));
   bool write = true;
   if (cmp != NULL) { /* compare-and-swap */
@@ -149,20 +151,27 @@ dart_ret_t dart__mpi_atomic(const char *func, const dart__target_t *t,
   atomic_path_t path = atomic_path(dt, esz, op);
   dart__segment_mark_mpi(t->seg);
   if (path == ATOMIC_NATIVE && old != NULL) {
-    MPI_Datatype mt = (dt == DART_TYPE_FLOAT || dt == DART_TYPE_DOUBLE) &&
-                              dart__g.is_openmpi ? bits_type(esz) : ty->mpi_elem;
-    MPI_OR_FAIL(func, MPI_Fetch_and_op(vals, old, mt, t->unit, t->disp, mop, win));
+    MPI_Datatype mt =
+        (dt == DART_TYPE_FLOAT || dt == DART_TYPE_DOUBLE) && dart__g.is_openmpi
+            ? bits_type(esz)
+            : ty->mpi_elem;
+    MPI_OR_FAIL(func,
+                MPI_Fetch_and_op(vals, old, mt, t->unit, t->disp, mop, win));
     return dart__flush_target(func, win, t->unit);
   }
   if (path == ATOMIC_NATIVE) { /* accumulate: MPI does not take NO_OP */
     if (op == DART_OP_NO_OP) return DART_OK;
-    MPI_Datatype mt = (dt == DART_TYPE_FLOAT || dt == DART_TYPE_DOUBLE) &&
-                              dart__g.is_openmpi ? bits_type(esz) : ty->mpi_elem;
+    MPI_Datatype mt =
+        (dt == DART_TYPE_FLOAT || dt == DART_TYPE_DOUBLE) && dart__g.is_openmpi
+            ? bits_type(esz)
+            : ty->mpi_elem;
     for (size_t done = 0; done < nelem;) {
-      size_t n = nelem - done < INT_MAX ? nelem - done : INT_MAX;
-      MPI_OR_FAIL(func, MPI_Accumulate((const char *)vals + done * esz, (int)n,
-                                       mt, t->unit, t->disp + (MPI_Aint)(done * esz),
-                                       (int)n, mt, mop, win));
+      size_t n = nelem - done;
+      if (n > dart__rma_max_count) n = dart__rma_max_count;
+      MPI_OR_FAIL(func,
+                  MPI_Accumulate((const char *)vals + done * esz, (int)n, mt,
+                                 t->unit, t->disp + (MPI_Aint)(done * esz),
+                                 (int)n, mt, mop, win));
       done += n;
     }
     return DART_OK;

@@ -62,19 +62,25 @@ static inline dart_ret_t dart__rma_check(const char *func, const void *buf,
   const dart__type_t *d = (dt == st) ? s : dart__type_get(dt);
   int why = 0;
   size_t bytes;
-  if (__builtin_expect(buf == NULL, 0)) why = DART__ARG_NULLBUF;
-  else if (__builtin_expect(s == NULL, 0)) why = DART__ARG_BADTYPE_SRC;
-  else if (__builtin_expect(d == NULL, 0)) why = DART__ARG_BADTYPE_DST;
+  if (__builtin_expect(buf == NULL, 0))
+    why = DART__ARG_NULLBUF;
+  else if (__builtin_expect(s == NULL, 0))
+    why = DART__ARG_BADTYPE_SRC;
+  else if (__builtin_expect(d == NULL, 0))
+    why = DART__ARG_BADTYPE_DST;
   else if (__builtin_expect(s->elem != d->elem, 0))
     why = DART__ARG_BASE_MISMATCH;
-  else if (__builtin_expect(__builtin_mul_overflow(nelem, s->base_size, &bytes) ||
-                                bytes > (size_t)PTRDIFF_MAX, 0))
+  else if (__builtin_expect(
+               __builtin_mul_overflow(nelem, s->base_size, &bytes) ||
+                   bytes > (size_t)PTRDIFF_MAX,
+               0))
     why = DART__ARG_TOO_LARGE;
   if (why != 0) return dart__rma_arg_error(func, why, nelem, st, dt);
   x->src = s;
   x->dst = d;
   x->nelem = nelem;
-  if (__builtin_expect(!dart__type_is_contiguous(s) || !dart__type_is_contiguous(d), 0))
+  if (__builtin_expect(
+          !dart__type_is_contiguous(s) || !dart__type_is_contiguous(d), 0))
     return dart__rma_check_layout(func, nelem, st, dt, x);
   return DART_OK;
 }
@@ -94,15 +100,35 @@ static inline bool dart__xfer_contiguous(const dart__xfer_t *x)
   return dart__type_is_contiguous(x->src) && dart__type_is_contiguous(x->dst);
 }
 
+/*
+ * Largest element count of one MPI call (INT_MAX); larger contiguous
+ * transfers and accumulates are split. A variable only so that tests can
+ * exercise the splitting with small buffers.
+ */
+extern size_t dart__rma_max_count DART__HIDDEN;
+
 /* Copies a transfer between two mapped buffers (any layouts). */
 DART__HIDDEN void dart__copy_layout(char *dst, const char *src,
                                     const dart__xfer_t *x);
+
+/* memcpy with the common small sizes as inline moves. */
+static inline void dart__copy_bytes(char *dst, const char *src, size_t n)
+{
+  switch (n) {
+  case 1: __builtin_memcpy(dst, src, 1); break;
+  case 2: __builtin_memcpy(dst, src, 2); break;
+  case 4: __builtin_memcpy(dst, src, 4); break;
+  case 8: __builtin_memcpy(dst, src, 8); break;
+  case 16: __builtin_memcpy(dst, src, 16); break;
+  default: memcpy(dst, src, n);
+  }
+}
 
 static inline void dart__local_copy(char *dst, const char *src,
                                     const dart__xfer_t *x)
 {
   if (__builtin_expect(dart__xfer_contiguous(x), 1))
-    memcpy(dst, src, x->nelem * x->src->base_size);
+    dart__copy_bytes(dst, src, x->nelem * x->src->base_size);
   else
     dart__copy_layout(dst, src, x);
 }
@@ -113,7 +139,8 @@ static inline void dart__local_copy(char *dst, const char *src,
  * laid out as x->dst, target laid out as x->src. With req != NULL and a
  * transfer that fits one MPI call, a request-based call is used and *req
  * set; otherwise *req (if given) is MPI_REQUEST_NULL and completion is by
- * flush. Contiguous transfers of more than INT_MAX elements are chunked.
+ * flush (chunked transfers, and gets with a non-contiguous layout).
+ * Contiguous transfers of more than INT_MAX elements are chunked.
  */
 DART__HIDDEN dart_ret_t dart__mpi_xfer(const char *func, bool put, void *buf,
                                        const dart__target_t *t,
@@ -132,8 +159,7 @@ DART__HIDDEN dart_ret_t dart__mpi_atomic(const char *func,
                                          dart_operation_t op, MPI_Op mop);
 
 /* Compare-and-swap of one integer element on the MPI path, flushed. */
-DART__HIDDEN dart_ret_t dart__mpi_cas(const char *func,
-                                      const dart__target_t *t,
+DART__HIDDEN dart_ret_t dart__mpi_cas(const char *func, const dart__target_t *t,
                                       const void *val, const void *cmp,
                                       void *old, const dart__type_t *ty,
                                       dart_datatype_t dt);
@@ -142,11 +168,15 @@ DART__HIDDEN dart_ret_t dart__mpi_cas(const char *func,
 struct dart_handle_struct {
   MPI_Request req; /* request of the transfer, MPI_REQUEST_NULL once done */
   MPI_Win win;
-  int unit;        /* target rank in win                                  */
-  bool put;        /* remote completion needs a flush                     */
-  bool by_flush;   /* chunked transfer without request: complete locally
-                      by MPI_Win_flush_local                              */
+  int unit;      /* target rank in win                                  */
+  bool put;      /* remote completion needs a flush                     */
+  bool by_flush; /* chunked transfer without request: complete locally
+                    by MPI_Win_flush_local                              */
 };
+
+/* Waits for the requests of handles released by dart_handle_free (at
+ * dart_exit, before windows are freed). */
+DART__HIDDEN void dart__handles_fini(void);
 
 /* MPI window flush helpers (mark nothing, just complete). */
 static inline dart_ret_t dart__flush_target(const char *func, MPI_Win win,

@@ -37,56 +37,38 @@ static dart_ret_t handle_xfer(const char *func, bool put, void *buf,
 }
 
 /*
- * Core of every put: check, resolve, then direct copy into mapped memory
- * or MPI. The target layout is dst_type.
+ * Core of every put (put == true: buf is the source, the target layout is
+ * dst_type) and get (buf is the destination, the target layout is
+ * src_type): check, resolve, then a direct copy for mapped memory or MPI.
+ * Inlined into each public function with constant put and mode.
  */
 static inline __attribute__((always_inline)) dart_ret_t
-put_core(const char *func, dart_gptr_t gptr, const void *src, size_t nelem,
-         dart_datatype_t st, dart_datatype_t dt, mode_t_ mode,
-         dart_handle_t *handle)
+xfer_core(const char *func, bool put, void *buf, dart_gptr_t gptr, size_t nelem,
+          dart_datatype_t st, dart_datatype_t dt, mode_t_ mode,
+          dart_handle_t *handle)
 {
   if (__builtin_expect(nelem == 0, 0)) return DART_OK;
   dart__xfer_t x;
-  dart_ret_t ret = dart__rma_check(func, src, nelem, st, dt, &x);
+  dart_ret_t ret = dart__rma_check(func, buf, nelem, st, dt, &x);
   if (__builtin_expect(ret != DART_OK, 0)) return ret;
   dart__target_t t;
-  ret = dart__segment_resolve(func, gptr, dart__type_span(x.dst, nelem), &t);
+  size_t span = dart__type_span(put ? x.dst : x.src, nelem);
+  ret = dart__segment_resolve(func, gptr, span, &t);
   if (__builtin_expect(ret != DART_OK, 0)) return ret;
   if (t.local != NULL) {
-    dart__local_copy(t.local, src, &x);
-    if (mode != MODE_NONBLOCKING) DART__FENCE();
+    /* blocking/handle: the fence orders the copy with the owner's later
+     * loads (put) or the copy after earlier remote writes (get) */
+    if (!put && mode != MODE_NONBLOCKING) DART__FENCE();
+    if (put)
+      dart__local_copy(t.local, buf, &x);
+    else
+      dart__local_copy(buf, t.local, &x);
+    if (put && mode != MODE_NONBLOCKING) DART__FENCE();
     return DART_OK;
   }
   dart__segment_mark_mpi(t.seg);
-  if (mode == MODE_HANDLE)
-    return handle_xfer(func, true, (void *)src, &t, &x, handle);
-  ret = dart__mpi_xfer(func, true, (void *)src, &t, &x, NULL);
-  if (mode == MODE_BLOCKING && ret == DART_OK)
-    ret = dart__flush_target(func, t.seg->win, t.unit);
-  return ret;
-}
-
-/* Core of every get; the target layout is src_type. */
-static inline __attribute__((always_inline)) dart_ret_t
-get_core(const char *func, void *dest, dart_gptr_t gptr, size_t nelem,
-         dart_datatype_t st, dart_datatype_t dt, mode_t_ mode,
-         dart_handle_t *handle)
-{
-  if (__builtin_expect(nelem == 0, 0)) return DART_OK;
-  dart__xfer_t x;
-  dart_ret_t ret = dart__rma_check(func, dest, nelem, st, dt, &x);
-  if (__builtin_expect(ret != DART_OK, 0)) return ret;
-  dart__target_t t;
-  ret = dart__segment_resolve(func, gptr, dart__type_span(x.src, nelem), &t);
-  if (__builtin_expect(ret != DART_OK, 0)) return ret;
-  if (t.local != NULL) {
-    if (mode != MODE_NONBLOCKING) DART__FENCE();
-    dart__local_copy(dest, t.local, &x);
-    return DART_OK;
-  }
-  dart__segment_mark_mpi(t.seg);
-  if (mode == MODE_HANDLE) return handle_xfer(func, false, dest, &t, &x, handle);
-  ret = dart__mpi_xfer(func, false, dest, &t, &x, NULL);
+  if (mode == MODE_HANDLE) return handle_xfer(func, put, buf, &t, &x, handle);
+  ret = dart__mpi_xfer(func, put, buf, &t, &x, NULL);
   if (mode == MODE_BLOCKING && ret == DART_OK)
     ret = dart__flush_target(func, t.seg->win, t.unit);
   return ret;
@@ -95,29 +77,29 @@ get_core(const char *func, void *dest, dart_gptr_t gptr, size_t nelem,
 dart_ret_t dart_put(dart_gptr_t gptr, const void *src, size_t nelem,
                     dart_datatype_t src_type, dart_datatype_t dst_type)
 {
-  return put_core(__func__, gptr, src, nelem, src_type, dst_type,
-                  MODE_NONBLOCKING, NULL);
+  return xfer_core(__func__, true, (void *)src, gptr, nelem, src_type, dst_type,
+                   MODE_NONBLOCKING, NULL);
 }
 
 dart_ret_t dart_get(void *dest, dart_gptr_t gptr, size_t nelem,
                     dart_datatype_t src_type, dart_datatype_t dst_type)
 {
-  return get_core(__func__, dest, gptr, nelem, src_type, dst_type,
-                  MODE_NONBLOCKING, NULL);
+  return xfer_core(__func__, false, dest, gptr, nelem, src_type, dst_type,
+                   MODE_NONBLOCKING, NULL);
 }
 
 dart_ret_t dart_put_blocking(dart_gptr_t gptr, const void *src, size_t nelem,
                              dart_datatype_t src_type, dart_datatype_t dst_type)
 {
-  return put_core(__func__, gptr, src, nelem, src_type, dst_type,
-                  MODE_BLOCKING, NULL);
+  return xfer_core(__func__, true, (void *)src, gptr, nelem, src_type, dst_type,
+                   MODE_BLOCKING, NULL);
 }
 
 dart_ret_t dart_get_blocking(void *dest, dart_gptr_t gptr, size_t nelem,
                              dart_datatype_t src_type, dart_datatype_t dst_type)
 {
-  return get_core(__func__, dest, gptr, nelem, src_type, dst_type,
-                  MODE_BLOCKING, NULL);
+  return xfer_core(__func__, false, dest, gptr, nelem, src_type, dst_type,
+                   MODE_BLOCKING, NULL);
 }
 
 dart_ret_t dart_put_handle(dart_gptr_t gptr, const void *src, size_t nelem,
@@ -126,8 +108,8 @@ dart_ret_t dart_put_handle(dart_gptr_t gptr, const void *src, size_t nelem,
 {
   DART__CHECK_NOTNULL(handle);
   *handle = DART_HANDLE_NULL;
-  return put_core(__func__, gptr, src, nelem, src_type, dst_type, MODE_HANDLE,
-                  handle);
+  return xfer_core(__func__, true, (void *)src, gptr, nelem, src_type, dst_type,
+                   MODE_HANDLE, handle);
 }
 
 dart_ret_t dart_get_handle(void *dest, dart_gptr_t gptr, size_t nelem,
@@ -136,6 +118,6 @@ dart_ret_t dart_get_handle(void *dest, dart_gptr_t gptr, size_t nelem,
 {
   DART__CHECK_NOTNULL(handle);
   *handle = DART_HANDLE_NULL;
-  return get_core(__func__, dest, gptr, nelem, src_type, dst_type, MODE_HANDLE,
-                  handle);
+  return xfer_core(__func__, false, dest, gptr, nelem, src_type, dst_type,
+                   MODE_HANDLE, handle);
 }

@@ -7,6 +7,8 @@
 
 #include "onesided/onesided.h"
 
+size_t dart__rma_max_count = INT_MAX;
+
 dart_ret_t dart__rma_arg_error(const char *func, int reason, size_t nelem,
                                dart_datatype_t st, dart_datatype_t dt)
 {
@@ -29,7 +31,8 @@ dart_ret_t dart__rma_arg_error(const char *func, int reason, size_t nelem,
   case DART__ARG_NELEM_DST:
     dart__log(DART__LOG_ERROR, func,
               "%zu elements is not a multiple of the element count of "
-              "datatype %lld", nelem, reason == DART__ARG_NELEM_SRC ? s : d);
+              "datatype %lld",
+              nelem, reason == DART__ARG_NELEM_SRC ? s : d);
     break;
   default:
     dart__log(DART__LOG_ERROR, func,
@@ -189,19 +192,24 @@ dart_ret_t dart__mpi_xfer(const char *func, bool put, void *buf,
   MPI_Datatype lt, rt;
   size_t lc = mpi_count(loc, x->nelem, &lt);
   size_t rc = mpi_count(rem, x->nelem, &rt);
-  if (__builtin_expect(lc <= INT_MAX && rc <= INT_MAX, 1))
+  /* MPICH 4.0 completes an MPI_Rget with a derived datatype (either side)
+   * before the data is in place: such gets complete by flush instead. */
+  if (!put && !dart__xfer_contiguous(x)) req = NULL;
+  size_t max = dart__rma_max_count;
+  if (__builtin_expect(lc <= max && rc <= max, 1))
     return issue(func, put, buf, (int)lc, lt, t, t->disp, (int)rc, rt, req);
   if (!dart__xfer_contiguous(x)) {
     dart__log(DART__LOG_ERROR, func,
               "non-contiguous transfer of %zu elements exceeds INT_MAX "
-              "instances", x->nelem);
+              "instances",
+              x->nelem);
     return DART_ERR_INVAL;
   }
-  /* Contiguous and large: chunks of INT_MAX elements, flush-completed. */
+  /* Contiguous and large: chunks of max elements, flush-completed. */
   size_t esz = loc->base_size;
   for (size_t done = 0; done < x->nelem;) {
     size_t n = x->nelem - done;
-    if (n > INT_MAX) n = INT_MAX;
+    if (n > max) n = max;
     dart_ret_t ret = issue(func, put, (char *)buf + done * esz, (int)n, lt, t,
                            t->disp + (MPI_Aint)(done * esz), (int)n, rt, NULL);
     if (ret != DART_OK) return ret;

@@ -226,8 +226,8 @@ static dart_ret_t user_op_build(dart__user_op_t *op, const dart__type_t *d)
   }
   if (route_add(op) != 0) {
     DART_LOG_ERROR("dart_op_create: out of memory");
-    MPI_Op_free(&op->mpi_op);
-    MPI_Type_free(&op->mpi_type);
+    DART__MPI_LOG(MPI_Op_free(&op->mpi_op));
+    DART__MPI_LOG(MPI_Type_free(&op->mpi_type));
     return DART_ERR_NOMEM;
   }
   return DART_OK;

@@ -78,9 +78,9 @@ static void type_release(void *payload, void *ctx)
   (void)ctx;
   dart__type_t *d = payload;
   if (d->mpi_inst != MPI_DATATYPE_NULL && d->kind != DART__TYPE_BASIC)
-    MPI_Type_free(&d->mpi_inst);
+    DART__MPI_LOG(MPI_Type_free(&d->mpi_inst));
   if (d->owns_elem && d->mpi_elem != MPI_DATATYPE_NULL)
-    MPI_Type_free(&d->mpi_elem);
+    DART__MPI_LOG(MPI_Type_free(&d->mpi_elem));
   free(d->blocklens);
   free(d->offsets);
   d->blocklens = d->offsets = NULL;
@@ -136,7 +136,7 @@ static dart_ret_t type_finish_inst(dart__type_t *d, MPI_Datatype inner)
 {
   MPI_Aint extent = (MPI_Aint)(d->extent_elem * d->base_size);
   int rc = MPI_Type_create_resized(inner, 0, extent, &d->mpi_inst);
-  MPI_Type_free(&inner);
+  DART__MPI_LOG(MPI_Type_free(&inner));
   DART__MPI(rc);
   DART__MPI(MPI_Type_commit(&d->mpi_inst));
   return DART_OK;
@@ -278,7 +278,7 @@ dart_ret_t dart_type_create_custom(size_t num_bytes, dart_datatype_t *newtype)
   int rc = MPI_Type_commit(&d.mpi_inst);
   if (rc != MPI_SUCCESS) {
     dart__mpi_log_error(__func__, "MPI_Type_commit", rc);
-    MPI_Type_free(&d.mpi_inst);
+    DART__MPI_LOG(MPI_Type_free(&d.mpi_inst));
     return DART_ERR_OTHER;
   }
   /* One custom element is one instance; elem refers to the type itself

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../onesided/os_common.h"
 #include "dart_segment.h"
 #include "dart_test.h"
 

@@ -8,8 +8,6 @@
 
 #include "gm_access.h"
 
-static int me, nunits;
-
 /* Every unit checks the owner's initial pattern in every portion of the
  * segment, then writes its own slot of every portion; owners verify. */
 static void exercise_collective(dart_gptr_t g, const size_t *sizes)
@@ -231,13 +229,7 @@ static void test_allocator(void)
 
 int main(int argc, char **argv)
 {
-  TEST_OK(dart_init(&argc, &argv));
-  dart_global_unit_t id;
-  size_t sz;
-  TEST_OK(dart_myid(&id));
-  TEST_OK(dart_size(&sz));
-  me = id.id;
-  nunits = (int)sz;
+  os_init(&argc, &argv);
   TEST_CHECK(nunits <= 64);
   int w0 = dart__globmem_live_windows();
   test_memalloc();

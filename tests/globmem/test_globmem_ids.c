@@ -8,8 +8,6 @@
 
 #include "gm_access.h"
 
-static int me, nunits;
-
 static void test_ids(void)
 {
   dart_gptr_t a, b, c, r1, r2, r3;
@@ -209,13 +207,7 @@ static void test_bad_local(void)
 
 int main(int argc, char **argv)
 {
-  TEST_OK(dart_init(&argc, &argv));
-  dart_global_unit_t id;
-  size_t sz;
-  TEST_OK(dart_myid(&id));
-  TEST_OK(dart_size(&sz));
-  me = id.id;
-  nunits = (int)sz;
+  os_init(&argc, &argv);
   test_ids();
   test_bad_collective();
   test_bad_local();

@@ -7,8 +7,6 @@
 
 #include "gm_access.h"
 
-static int me, nunits;
-
 /* Resident set size and its high-water mark in KiB. */
 static void rss_kib(long *rss, long *hwm)
 {
@@ -105,13 +103,7 @@ static void test_cycles(void)
 
 int main(int argc, char **argv)
 {
-  TEST_OK(dart_init(&argc, &argv));
-  dart_global_unit_t id;
-  size_t sz;
-  TEST_OK(dart_myid(&id));
-  TEST_OK(dart_size(&sz));
-  me = id.id;
-  nunits = (int)sz;
+  os_init(&argc, &argv);
   test_many_live();
   test_cycles();
   TEST_OK(dart_exit());

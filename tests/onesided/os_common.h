@@ -14,9 +14,9 @@
 
 static int me, nunits;
 
-static inline void os_init(int *argc, char ***argv)
+/* Fills me and nunits (after dart_init / dart_init_thread). */
+static inline void os_ids(void)
 {
-  TEST_OK(dart_init(argc, argv));
   dart_global_unit_t id;
   size_t sz;
   TEST_OK(dart_myid(&id));
@@ -25,7 +25,16 @@ static inline void os_init(int *argc, char ***argv)
   nunits = (int)sz;
 }
 
-static inline void os_barrier(void) { TEST_OK(dart_barrier(DART_TEAM_ALL)); }
+static inline void os_init(int *argc, char ***argv)
+{
+  TEST_OK(dart_init(argc, argv));
+  os_ids();
+}
+
+static inline void os_barrier(void)
+{
+  TEST_OK(dart_barrier(DART_TEAM_ALL));
+}
 
 static inline double os_now(void)
 {
@@ -52,10 +61,10 @@ static inline void *os_local(dart_gptr_t g)
 }
 
 static const dart_datatype_t os_basic_types[] = {
-    DART_TYPE_BYTE,     DART_TYPE_SHORT,     DART_TYPE_INT,   DART_TYPE_UINT,
-    DART_TYPE_LONG,     DART_TYPE_ULONG,     DART_TYPE_LONGLONG,
-    DART_TYPE_ULONGLONG, DART_TYPE_FLOAT,    DART_TYPE_DOUBLE,
-    DART_TYPE_LONG_DOUBLE};
+    DART_TYPE_BYTE,     DART_TYPE_SHORT,      DART_TYPE_INT,
+    DART_TYPE_UINT,     DART_TYPE_LONG,       DART_TYPE_ULONG,
+    DART_TYPE_LONGLONG, DART_TYPE_ULONGLONG,  DART_TYPE_FLOAT,
+    DART_TYPE_DOUBLE,   DART_TYPE_LONG_DOUBLE};
 #define OS_NTYPES (sizeof os_basic_types / sizeof os_basic_types[0])
 
 static inline size_t os_type_size(dart_datatype_t t)

@@ -7,18 +7,25 @@
  */
 #include "os_common.h"
 
-static const dart_operation_t ops[] = {DART_OP_MIN,  DART_OP_MAX,  DART_OP_SUM,
-                                       DART_OP_PROD, DART_OP_BAND, DART_OP_LAND,
-                                       DART_OP_BOR,  DART_OP_LOR,  DART_OP_BXOR,
-                                       DART_OP_LXOR, DART_OP_REPLACE, DART_OP_NO_OP};
+static const dart_operation_t ops[] = {
+    DART_OP_MIN,  DART_OP_MAX,  DART_OP_SUM,     DART_OP_PROD,
+    DART_OP_BAND, DART_OP_LAND, DART_OP_BOR,     DART_OP_LOR,
+    DART_OP_BXOR, DART_OP_LXOR, DART_OP_REPLACE, DART_OP_NO_OP};
 #define NOPS (sizeof ops / sizeof ops[0])
 
-static int is_int(dart_datatype_t t) { return t <= DART_TYPE_ULONGLONG; }
+static int is_int(dart_datatype_t t)
+{
+  return t <= DART_TYPE_ULONGLONG;
+}
 static int op_valid(dart_operation_t op, dart_datatype_t t)
 {
   switch (op) {
-  case DART_OP_BAND: case DART_OP_LAND: case DART_OP_BOR:
-  case DART_OP_LOR: case DART_OP_BXOR: case DART_OP_LXOR: return is_int(t);
+  case DART_OP_BAND:
+  case DART_OP_LAND:
+  case DART_OP_BOR:
+  case DART_OP_LOR:
+  case DART_OP_BXOR:
+  case DART_OP_LXOR: return is_int(t);
   default: return 1;
   }
 }
@@ -114,12 +121,16 @@ static void test_semantics(dart_gptr_t g, int k)
         slot2.addr_or_offs.offset += 16;
         TEST_OK(dart_accumulate(slot2, b, 1, t, ops[oi]));
         TEST_OK(dart_flush(slot2));
-        TEST_CHECK_MSG(load(old, t) == as[ai], "type %d op %d: old %Lg want %Lg", (int)t, (int)ops[oi], load(old, t), as[ai]);
-        TEST_OK(dart_get_blocking(got, slot, 32, DART_TYPE_BYTE, DART_TYPE_BYTE));
+        TEST_CHECK_MSG(load(old, t) == as[ai],
+                       "type %d op %d: old %Lg want %Lg", (int)t, (int)ops[oi],
+                       load(old, t), as[ai]);
+        TEST_OK(
+            dart_get_blocking(got, slot, 32, DART_TYPE_BYTE, DART_TYPE_BYTE));
         long double want;
         if (is_int(t)) {
           char w[16];
-          store(w, t, expect_int((long long)as[ai], (long long)bs[ai], ops[oi]));
+          store(w, t,
+                expect_int((long long)as[ai], (long long)bs[ai], ops[oi]));
           want = load(w, t);
         } else {
           char w[16];
@@ -127,15 +138,17 @@ static void test_semantics(dart_gptr_t g, int k)
           want = load(w, t);
         }
         TEST_CHECK_MSG(load(got, t) == want && load(got + 16, t) == want,
-                       "type %d op %d a %Lg b %Lg: got %Lg / %Lg want %Lg", (int)t,
-                       (int)ops[oi], as[ai], bs[ai], load(got, t), load(got + 16, t), want);
+                       "type %d op %d a %Lg b %Lg: got %Lg / %Lg want %Lg",
+                       (int)t, (int)ops[oi], as[ai], bs[ai], load(got, t),
+                       load(got + 16, t), want);
       }
     }
   }
   /* NO_OP fetch without a value buffer is an atomic load. */
   long long v = 42, r = 0;
   dart_gptr_t slot = os_at(g, target, (size_t)me * 32);
-  TEST_OK(dart_put_blocking(slot, &v, 1, DART_TYPE_LONGLONG, DART_TYPE_LONGLONG));
+  TEST_OK(
+      dart_put_blocking(slot, &v, 1, DART_TYPE_LONGLONG, DART_TYPE_LONGLONG));
   TEST_OK(dart_fetch_and_op(slot, NULL, &r, DART_TYPE_LONGLONG, DART_OP_NO_OP));
   TEST_OK(dart_flush(slot));
   TEST_CHECK(r == 42);
@@ -177,40 +190,48 @@ static void test_contention(dart_gptr_t g, const char *what)
     for (int r = 0; r < ROUNDS; r++) mine[64 + r] = -1;
   if (me == 0) *(long double *)(mine + 8) = 0; /* 16-aligned at 64 */
   os_barrier();
-  dart_gptr_t ctr = os_at(g, 0, 0), dsum = os_at(g, 0, 16), mx = os_at(g, 0, 24),
-              ldsum = os_at(g, 0, 64), acc = os_at(g, 0, 32);
+  dart_gptr_t ctr = os_at(g, 0, 0), dsum = os_at(g, 0, 16),
+              mx = os_at(g, 0, 24), ldsum = os_at(g, 0, 64),
+              acc = os_at(g, 0, 32);
   long long fetched[ITER], one = 1, id = me;
   double done = 1.0;
   long double ldone = 1.0L;
   for (int i = 0; i < ITER; i++) {
-    TEST_OK(dart_fetch_and_op(ctr, &one, &fetched[i], DART_TYPE_LONGLONG, DART_OP_SUM));
+    TEST_OK(dart_fetch_and_op(ctr, &one, &fetched[i], DART_TYPE_LONGLONG,
+                              DART_OP_SUM));
     TEST_OK(dart_flush(ctr));
     TEST_OK(dart_accumulate(dsum, &done, 1, DART_TYPE_DOUBLE, DART_OP_SUM));
-    TEST_OK(dart_accumulate_blocking_local(acc, &one, 1, DART_TYPE_LONGLONG, DART_OP_SUM));
-    TEST_OK(dart_accumulate(ldsum, &ldone, 1, DART_TYPE_LONG_DOUBLE, DART_OP_SUM));
+    TEST_OK(dart_accumulate_blocking_local(acc, &one, 1, DART_TYPE_LONGLONG,
+                                           DART_OP_SUM));
+    TEST_OK(
+        dart_accumulate(ldsum, &ldone, 1, DART_TYPE_LONG_DOUBLE, DART_OP_SUM));
     TEST_OK(dart_accumulate(mx, &id, 1, DART_TYPE_LONGLONG, DART_OP_MAX));
   }
   TEST_OK(dart_flush_all(ctr));
   long long *all = malloc(sizeof fetched * (size_t)nunits);
-  TEST_CHECK(MPI_Allgather(fetched, ITER, MPI_LONG_LONG, all, ITER, MPI_LONG_LONG,
-                           MPI_COMM_WORLD) == 0);
+  TEST_CHECK(MPI_Allgather(fetched, ITER, MPI_LONG_LONG, all, ITER,
+                           MPI_LONG_LONG, MPI_COMM_WORLD) == 0);
   qsort(all, (size_t)ITER * nunits, sizeof *all, cmp_ll);
   for (long long i = 0; i < (long long)ITER * nunits; i++)
-    TEST_CHECK_MSG(all[i] == i, "%s: fetched values not unique at %lld", what, i);
+    TEST_CHECK_MSG(all[i] == i, "%s: fetched values not unique at %lld", what,
+                   i);
   free(all);
   /* CAS: exactly one winner per round */
   int wins[ROUNDS];
   for (int r = 0; r < ROUNDS; r++) {
     long long neg = -1, res = 0, val = me;
-    TEST_OK(dart_compare_and_swap(os_at(g, 0, (size_t)(64 + r) * 8), &val, &neg, &res,
-                                  DART_TYPE_LONGLONG));
+    TEST_OK(dart_compare_and_swap(os_at(g, 0, (size_t)(64 + r) * 8), &val, &neg,
+                                  &res, DART_TYPE_LONGLONG));
     TEST_OK(dart_flush(ctr));
     wins[r] = (res == -1);
     TEST_CHECK(res == -1 || (res >= 0 && res < nunits));
   }
   int total[ROUNDS];
-  TEST_CHECK(MPI_Allreduce(wins, total, ROUNDS, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == 0);
-  for (int r = 0; r < ROUNDS; r++) TEST_CHECK_MSG(total[r] == 1, "%s: round %d has %d winners", what, r, total[r]);
+  TEST_CHECK(MPI_Allreduce(wins, total, ROUNDS, MPI_INT, MPI_SUM,
+                           MPI_COMM_WORLD) == 0);
+  for (int r = 0; r < ROUNDS; r++)
+    TEST_CHECK_MSG(total[r] == 1, "%s: round %d has %d winners", what, r,
+                   total[r]);
   os_barrier();
   if (me == 0) {
     long long n = (long long)ITER * nunits;
@@ -219,7 +240,8 @@ static void test_contention(dart_gptr_t g, const char *what)
     TEST_CHECK(mine[4] == n);
     TEST_CHECK(*(long double *)(mine + 8) == (long double)n);
     TEST_CHECK(mine[3] == nunits - 1);
-    for (int r = 0; r < ROUNDS; r++) TEST_CHECK(mine[64 + r] >= 0 && mine[64 + r] < nunits);
+    for (int r = 0; r < ROUNDS; r++)
+      TEST_CHECK(mine[64 + r] >= 0 && mine[64 + r] < nunits);
   }
   os_barrier();
 }
@@ -235,7 +257,8 @@ int main(int argc, char **argv)
   /* registered memory: always MPI atomics */
   _Alignas(64) static long long reg[512];
   dart_gptr_t r;
-  TEST_OK(dart_team_memregister(DART_TEAM_ALL, 512, DART_TYPE_LONGLONG, reg, &r));
+  TEST_OK(
+      dart_team_memregister(DART_TEAM_ALL, 512, DART_TYPE_LONGLONG, reg, &r));
   test_contention(r, "registration");
   TEST_OK(dart_team_memderegister(r));
   /* dart_memalloc pool: unit 0's block, broadcast */

@@ -5,7 +5,10 @@
 #include "os_common.h"
 
 /* Value of element i written by unit w in round r, exact in every type. */
-static long long val(int w, size_t i, int r) { return (long long)((w * 131 + i * 7 + (size_t)r * 3) % 120); }
+static long long val(int w, size_t i, int r)
+{
+  return (long long)((w * 131 + i * 7 + (size_t)r * 3) % 120);
+}
 
 #define FILL_AS(T)                                                             \
   do {                                                                         \
@@ -57,7 +60,8 @@ static size_t check(const void *buf, dart_datatype_t t, size_t n, int w, int r)
 
 enum { M_BLOCKING, M_FLUSH, M_HANDLE, M_HANDLE_LOCAL, NMODES };
 
-static void put_mode(int mode, dart_gptr_t g, const void *src, size_t n, dart_datatype_t t)
+static void put_mode(int mode, dart_gptr_t g, const void *src, size_t n,
+                     dart_datatype_t t)
 {
   dart_handle_t h = DART_HANDLE_NULL;
   switch (mode) {
@@ -79,7 +83,8 @@ static void put_mode(int mode, dart_gptr_t g, const void *src, size_t n, dart_da
   }
 }
 
-static void get_mode(int mode, void *dst, dart_gptr_t g, size_t n, dart_datatype_t t)
+static void get_mode(int mode, void *dst, dart_gptr_t g, size_t n,
+                     dart_datatype_t t)
 {
   dart_handle_t h = DART_HANDLE_NULL;
   int32_t done = 0;
@@ -104,21 +109,23 @@ static void get_mode(int mode, void *dst, dart_gptr_t g, size_t n, dart_datatype
 }
 
 /* Puts to (me + k) % n, the owner verifies, the writer reads back. */
-static void permutation_round(dart_gptr_t g, void *mine, void *buf, dart_datatype_t t,
-                              size_t n, int mode, int k, int r)
+static void permutation_round(dart_gptr_t g, void *mine, void *buf,
+                              dart_datatype_t t, size_t n, int mode, int k,
+                              int r)
 {
   int target = (me + k) % nunits, writer = (me - k + nunits) % nunits;
   fill(buf, t, n, me, r);
   put_mode(mode, os_at(g, target, 0), buf, n, t);
   os_barrier();
   size_t bad = check(mine, t, n, writer, r);
-  TEST_CHECK_MSG(bad == SIZE_MAX, "type %d n %zu mode %d k %d: element %zu from %d",
-                 (int)t, n, mode, k, bad, writer);
+  TEST_CHECK_MSG(bad == SIZE_MAX,
+                 "type %d n %zu mode %d k %d: element %zu from %d", (int)t, n,
+                 mode, k, bad, writer);
   memset(buf, 0xee, n * os_type_size(t));
   get_mode(mode, buf, os_at(g, target, 0), n, t);
   bad = check(buf, t, n, me, r);
-  TEST_CHECK_MSG(bad == SIZE_MAX, "get type %d n %zu mode %d k %d: element %zu", (int)t,
-                 n, mode, k, bad);
+  TEST_CHECK_MSG(bad == SIZE_MAX, "get type %d n %zu mode %d k %d: element %zu",
+                 (int)t, n, mode, k, bad);
   os_barrier();
 }
 
@@ -130,7 +137,8 @@ static void test_types(dart_gptr_t g, void *mine, void *buf)
     for (size_t ti = 0; ti < OS_NTYPES; ti++)
       for (size_t ci = 0; ci < 3; ci++)
         for (int mode = 0; mode < NMODES; mode++)
-          permutation_round(g, mine, buf, os_basic_types[ti], counts[ci], mode, k, ++r);
+          permutation_round(g, mine, buf, os_basic_types[ti], counts[ci], mode,
+                            k, ++r);
 }
 
 /* Every unit writes its slot of every unit at once, then reads all. */
@@ -147,14 +155,17 @@ static void test_all_to_all(dart_gptr_t g, void *mine, void *buf)
     TEST_OK(dart_flush_all(g));
     os_barrier();
     for (int w = 0; w < nunits; w++)
-      TEST_CHECK(check((char *)mine + (size_t)w * slot, t, N, w, ti) == SIZE_MAX);
+      TEST_CHECK(check((char *)mine + (size_t)w * slot, t, N, w, ti) ==
+                 SIZE_MAX);
     char *all = malloc(slot * (size_t)nunits * (size_t)nunits);
     for (int u = 0; u < nunits; u++)
-      TEST_OK(dart_get(all + (size_t)u * nunits * slot, os_at(g, u, 0), N * (size_t)nunits, t, t));
+      TEST_OK(dart_get(all + (size_t)u * nunits * slot, os_at(g, u, 0),
+                       N * (size_t)nunits, t, t));
     TEST_OK(dart_flush_local_all(g));
     for (int u = 0; u < nunits; u++)
       for (int w = 0; w < nunits; w++)
-        TEST_CHECK(check(all + ((size_t)u * nunits + w) * slot, t, N, w, ti) == SIZE_MAX);
+        TEST_CHECK(check(all + ((size_t)u * nunits + w) * slot, t, N, w, ti) ==
+                   SIZE_MAX);
     free(all);
     os_barrier();
   }
@@ -168,8 +179,9 @@ static void test_large(dart_gptr_t g, void *mine, void *buf)
   for (int bi = 0; bi < 3; bi++)
     for (int ti = 0; ti < 2; ti++)
       for (int mode = 0; mode < NMODES; mode += 2)
-        permutation_round(g, mine, buf, types[ti], bytes[bi] / os_type_size(types[ti]),
-                          mode, nunits > 1 ? 1 : 0, ++r);
+        permutation_round(g, mine, buf, types[ti],
+                          bytes[bi] / os_type_size(types[ti]), mode,
+                          nunits > 1 ? 1 : 0, ++r);
 }
 
 int main(int argc, char **argv)
@@ -188,21 +200,26 @@ int main(int argc, char **argv)
   /* dart_memalloc memory is a target like any other */
   dart_gptr_t m, all[64];
   TEST_OK(dart_memalloc(1000, DART_TYPE_INT, &m));
-  TEST_CHECK(MPI_Allgather(&m, sizeof m, MPI_BYTE, all, sizeof m, MPI_BYTE, MPI_COMM_WORLD) == 0);
+  TEST_CHECK(MPI_Allgather(&m, sizeof m, MPI_BYTE, all, sizeof m, MPI_BYTE,
+                           MPI_COMM_WORLD) == 0);
   int peer = (me + 1) % nunits, src[1000], back[1000];
   fill(src, DART_TYPE_INT, 1000, me, 7);
-  TEST_OK(dart_put_blocking(all[peer], src, 1000, DART_TYPE_INT, DART_TYPE_INT));
+  TEST_OK(
+      dart_put_blocking(all[peer], src, 1000, DART_TYPE_INT, DART_TYPE_INT));
   os_barrier();
   int *own;
   TEST_OK(dart_gptr_getaddr(m, (void **)&own));
-  TEST_CHECK(check(own, DART_TYPE_INT, 1000, (me - 1 + nunits) % nunits, 7) == SIZE_MAX);
-  TEST_OK(dart_get_blocking(back, all[peer], 1000, DART_TYPE_INT, DART_TYPE_INT));
+  TEST_CHECK(check(own, DART_TYPE_INT, 1000, (me - 1 + nunits) % nunits, 7) ==
+             SIZE_MAX);
+  TEST_OK(
+      dart_get_blocking(back, all[peer], 1000, DART_TYPE_INT, DART_TYPE_INT));
   TEST_CHECK(check(back, DART_TYPE_INT, 1000, me, 7) == SIZE_MAX);
   os_barrier();
   TEST_OK(dart_memfree(m));
   free(buf);
   TEST_OK(dart_team_memfree(g));
   TEST_OK(dart_exit());
-  if (me == 0) printf("test_rma: OK (%d units, type rounds %.2f s)\n", nunits, t1 - t0);
+  if (me == 0)
+    printf("test_rma: OK (%d units, type rounds %.2f s)\n", nunits, t1 - t0);
   return 0;
 }

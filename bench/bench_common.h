@@ -1,0 +1,33 @@
+/* Shared setup of the DART benchmarks. */
+#ifndef BENCH_COMMON_H
+#define BENCH_COMMON_H
+
+#include <dash/dart/if/dart.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/*
+ * dart_init, then a private duplicate of MPI_COMM_WORLD with the caller's
+ * rank and size. Returns 1 if all processes share one node (shared
+ * windows possible), 0 otherwise.
+ */
+static inline int bench_setup(int *argc, char ***argv, MPI_Comm *world, int *me,
+                              int *nunits)
+{
+  if (dart_init(argc, argv) != DART_OK) {
+    fprintf(stderr, "dart_init failed\n");
+    exit(1);
+  }
+  MPI_Comm_dup(MPI_COMM_WORLD, world);
+  MPI_Comm_rank(*world, me);
+  MPI_Comm_size(*world, nunits);
+  MPI_Comm node;
+  int nsize;
+  MPI_Comm_split_type(*world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  MPI_Comm_size(node, &nsize);
+  MPI_Comm_free(&node);
+  return nsize == *nunits;
+}
+
+#endif /* BENCH_COMMON_H */

@@ -1,0 +1,220 @@
+/*
+ * Team locks: life cycle, registration with the team, thread
+ * serialisation. The queue protocol itself is in mcs.c.
+ *
+ * Every lock is one collective allocation of a small record per team unit.
+ * Its TAIL word lives on one unit: with DART_LOCK_TAIL=spread (default) the
+ * n-th lock created on a team puts it on team unit n mod size, so a team
+ * with many locks spreads the atomic traffic on the tails over all units;
+ * DART_LOCK_TAIL=unit0 keeps every tail on unit 0 as in the DART-MPI paper.
+ *
+ * Locks are remembered in their team's list; when the team is destroyed
+ * (dart__locks_team_fini) their global memory is freed and the handles
+ * become "not initialised", so a late dart_team_lock_destroy only frees the
+ * local handle.
+ */
+#include <stdlib.h>
+#include <strings.h>
+
+#include "lock_internal.h"
+
+/* Team unit that holds the TAIL of the next lock created on `team`. */
+static int lock_tail_unit(dart__team_t *team, struct dart__lock_list *list)
+{
+  const char *mode = dart__env.lock_tail;
+  unsigned long n = list->created++;
+  if (mode != NULL && strcasecmp(mode, "unit0") == 0) return 0;
+  if (mode != NULL && strcasecmp(mode, "spread") != 0)
+    DART_LOG_WARN("DART_LOCK_TAIL=%s is neither spread nor unit0; using "
+                  "spread",
+                  mode);
+  return (int)(n % (unsigned long)team->size);
+}
+
+static void lock_list_append(struct dart__lock_list *list,
+                             struct dart_lock_struct *l)
+{
+  l->list = list;
+  l->prev = list->tail;
+  l->next = NULL;
+  if (list->tail)
+    list->tail->next = l;
+  else
+    list->head = l;
+  list->tail = l;
+}
+
+static void lock_list_remove(struct dart_lock_struct *l)
+{
+  struct dart__lock_list *list = l->list;
+  if (list == NULL) return;
+  if (l->prev)
+    l->prev->next = l->next;
+  else
+    list->head = l->next;
+  if (l->next)
+    l->next->prev = l->prev;
+  else
+    list->tail = l->prev;
+  l->list = NULL;
+  l->prev = l->next = NULL;
+}
+
+/* Allocates and initialises the global records (collective). */
+static dart_ret_t lock_create_global(dart__team_t *team,
+                                     struct dart_lock_struct *l)
+{
+  dart_ret_t ret = dart_team_memalloc_aligned(team->id, DART__MCS_WORDS,
+                                              DART_TYPE_INT, &l->gptr);
+  if (ret != DART_OK) return ret;
+  ret = dart__mcs_init_record(l);
+  /* nobody touches a record before every unit has initialised its own */
+  dart_ret_t r2 = dart_barrier(team->id);
+  if (ret == DART_OK) ret = r2;
+  if (ret != DART_OK) dart_team_memfree(l->gptr);
+  return ret;
+}
+
+dart_ret_t dart_team_lock_init(dart_team_t teamid, dart_lock_t *lock)
+{
+  DART__CHECK_NOTNULL(lock);
+  *lock = DART_LOCK_NULL;
+  DART__CHECK_INIT();
+  DART__TEAM_OR_RETURN(team, teamid);
+  if (team->locks == NULL) {
+    team->locks = calloc(1, sizeof(struct dart__lock_list));
+    DART__CHECK(team->locks != NULL, DART_ERR_NOMEM, "out of memory");
+  }
+  /* decided before anything can fail, so it stays equal on all units */
+  int tail = lock_tail_unit(team, team->locks);
+  struct dart_lock_struct *l = calloc(1, sizeof(*l));
+  DART__CHECK(l != NULL, DART_ERR_NOMEM, "out of memory");
+  l->teamid = teamid;
+  l->myid = team->myid;
+  l->tail_unit = tail;
+  pthread_mutex_init(&l->mtx, NULL);
+  dart_ret_t ret = lock_create_global(team, l);
+  if (ret != DART_OK) {
+    pthread_mutex_destroy(&l->mtx);
+    free(l);
+    return ret;
+  }
+  l->valid = true;
+  lock_list_append(team->locks, l);
+  *lock = l;
+  return DART_OK;
+}
+
+dart_ret_t dart_team_lock_destroy(dart_lock_t *lock)
+{
+  if (lock == NULL || *lock == DART_LOCK_NULL) return DART_OK;
+  struct dart_lock_struct *l = *lock;
+  dart_ret_t ret = DART_OK;
+  if (l->valid && dart__g.initialized) {
+    /* collective over the team: memfree synchronises the members */
+    lock_list_remove(l);
+    ret = dart_team_memfree(l->gptr);
+    l->valid = false;
+  }
+  pthread_mutex_destroy(&l->mtx);
+  free(l);
+  *lock = DART_LOCK_NULL;
+  return ret;
+}
+
+void dart__locks_team_fini(dart__team_t *team)
+{
+  struct dart__lock_list *list = team->locks;
+  if (list == NULL) return;
+  /* same order on every member: locks were created collectively */
+  for (struct dart_lock_struct *l = list->head, *nx; l != NULL; l = nx) {
+    nx = l->next;
+    if (dart_team_memfree(l->gptr) != DART_OK)
+      DART_LOG_WARN("could not free lock memory of team %d", (int)team->id);
+    l->valid = false;
+    l->list = NULL;
+    l->prev = l->next = NULL;
+  }
+  free(list);
+  team->locks = NULL;
+}
+
+bool dart_lock_initialized(struct dart_lock_struct const *lock)
+{
+  return lock != NULL && lock->valid;
+}
+
+/* Does the calling thread hold l? */
+static bool lock_held_by_me(struct dart_lock_struct *l)
+{
+  return atomic_load(&l->held) && pthread_equal(l->owner, pthread_self());
+}
+
+/* Common checks of acquire/try/release. */
+#define DART__LOCK_CHECK(l)                                                    \
+  do {                                                                         \
+    DART__CHECK_NOTNULL(l);                                                    \
+    DART__CHECK_INIT();                                                        \
+    DART__CHECK_ARG((l)->valid,                                                \
+                    "lock %p is not initialised or its team "                  \
+                    "was destroyed",                                           \
+                    (void *)(l));                                              \
+  } while (0)
+
+static void lock_mark_held(struct dart_lock_struct *l)
+{
+  l->owner = pthread_self();
+  atomic_store(&l->held, true);
+}
+
+dart_ret_t dart_lock_acquire(dart_lock_t lock)
+{
+  DART__LOCK_CHECK(lock);
+  DART__CHECK_ARG(!lock_held_by_me(lock),
+                  "lock %p is already held by the "
+                  "calling unit (locks are not recursive)",
+                  (void *)lock);
+  pthread_mutex_lock(&lock->mtx);
+  bool granted = false;
+  dart_ret_t ret = dart__mcs_enqueue(lock, &granted);
+  if (ret == DART_OK && !granted) ret = dart__mcs_wait(lock);
+  if (ret != DART_OK) {
+    pthread_mutex_unlock(&lock->mtx);
+    return ret;
+  }
+  lock_mark_held(lock);
+  return DART_OK;
+}
+
+dart_ret_t dart_lock_try_acquire(dart_lock_t lock, int32_t *result)
+{
+  DART__CHECK_NOTNULL(result);
+  *result = 0;
+  DART__LOCK_CHECK(lock);
+  if (lock_held_by_me(lock)) {
+    *result = 1;
+    DART_LOG_ERROR("lock %p is already held by the calling unit", (void *)lock);
+    return DART_ERR_INVAL;
+  }
+  if (pthread_mutex_trylock(&lock->mtx) != 0) return DART_OK;
+  bool acquired = false;
+  dart_ret_t ret = dart__mcs_try(lock, &acquired);
+  if (ret != DART_OK || !acquired) {
+    pthread_mutex_unlock(&lock->mtx);
+    return ret;
+  }
+  lock_mark_held(lock);
+  *result = 1;
+  return DART_OK;
+}
+
+dart_ret_t dart_lock_release(dart_lock_t lock)
+{
+  DART__LOCK_CHECK(lock);
+  DART__CHECK_ARG(lock_held_by_me(lock),
+                  "lock %p is not held by the calling unit", (void *)lock);
+  atomic_store(&lock->held, false);
+  dart_ret_t ret = dart__mcs_release(lock);
+  pthread_mutex_unlock(&lock->mtx);
+  return ret;
+}

@@ -1,0 +1,100 @@
+/*
+ * Progress: unit 0 sleeps, then computes, outside DART while the others
+ * put, get and atomically update its memory. Every operation must finish
+ * in bounded time (well before the target comes back), which on the MPI
+ * path needs the DART progress thread.
+ */
+#include <unistd.h>
+
+#include "os_common.h"
+
+enum { SLOTS = 64 };
+
+static void busy_target(int sleeping, double seconds)
+{
+  double t0 = os_now();
+  volatile double x = 1;
+  while (os_now() - t0 < seconds) {
+    if (sleeping)
+      usleep(10000);
+    else
+      for (int i = 0; i < 100000; i++) x = x * 1.0000001 + 1e-9;
+  }
+}
+
+/* Origins: timed accesses to unit 0 while it is away. */
+static double accesses(dart_gptr_t g, int phase)
+{
+  double worst = 0;
+  long v = 1000 * phase + me, got = -1, one = 1, old;
+  dart_gptr_t slot = os_at(g, 0, (size_t)me * sizeof(long));
+  dart_gptr_t ctr = os_at(g, 0, SLOTS * sizeof(long));
+  for (int op = 0; op < 5; op++) {
+    double t0 = os_now();
+    switch (op) {
+    case 0:
+      TEST_OK(dart_put_blocking(slot, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+      break;
+    case 1:
+      TEST_OK(dart_get_blocking(&got, slot, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+      TEST_CHECK(got == v);
+      break;
+    case 2:
+      TEST_OK(dart_fetch_and_op(ctr, &one, &old, DART_TYPE_LONG, DART_OP_SUM));
+      TEST_OK(dart_flush(ctr));
+      break;
+    case 3:
+      TEST_OK(dart_accumulate(ctr, &one, 1, DART_TYPE_LONG, DART_OP_SUM));
+      TEST_OK(dart_flush(ctr));
+      break;
+    default: {
+      dart_handle_t h;
+      TEST_OK(dart_put_handle(slot, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG, &h));
+      TEST_OK(dart_wait(&h));
+    }
+    }
+    double dt = os_now() - t0;
+    if (dt > worst) worst = dt;
+  }
+  return worst;
+}
+
+int main(int argc, char **argv)
+{
+  os_init(&argc, &argv);
+  dart_gptr_t g;
+  TEST_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, (SLOTS + 8) * sizeof(long),
+                                     DART_TYPE_BYTE, &g));
+  long *mine = os_local(g);
+  memset(mine, 0, (SLOTS + 8) * sizeof(long));
+  os_barrier();
+  const double away = 3.0;
+  for (int phase = 0; phase < 2; phase++) {
+    /* phase 0: the target sleeps; phase 1: it computes */
+    os_barrier();
+    if (me == 0) {
+      busy_target(phase == 0, away);
+    } else {
+      double t0 = os_now();
+      double worst = accesses(g, phase);
+      double total = os_now() - t0;
+      TEST_CHECK_MSG(total < away / 2,
+                     "phase %d: accesses took %.3f s (worst op %.3f s) "
+                     "while the target was away",
+                     phase, total, worst);
+      if (me == 1)
+        printf("  phase %d: all accesses %.4f s, worst op %.4f s\n", phase,
+               total, worst);
+    }
+    os_barrier();
+    if (me == 0) {
+      for (int u = 1; u < nunits; u++) TEST_CHECK(mine[u] == 1000 * phase + u);
+      TEST_CHECK(mine[SLOTS] == 2L * (nunits - 1) * (phase + 1));
+    }
+  }
+  os_barrier();
+  TEST_OK(dart_team_memfree(g));
+  TEST_OK(dart_exit());
+  if (me == 0) printf("test_progress: OK (%d units)\n", nunits);
+  return 0;
+}
