@@ -60,7 +60,10 @@ build() {
       -DCMAKE_PREFIX_PATH="$dir/prefix" "${mpiargs[@]}" &&
     cmake --build "$dir/paper"; } > "$dir/build.log" 2>&1 \
     || { tail -40 "$dir/build.log"; return 1; }
-  if ninja -C "$dir/dart" -t targets all 2>/dev/null | grep -q '^bench_lock:'; then
+  # (no pipe into grep -q: with pipefail, ninja's SIGPIPE fails the test)
+  local targets
+  targets=$(ninja -C "$dir/dart" -t targets all 2>/dev/null)
+  if grep -q '^bench_lock:' <<< "$targets"; then
     cmake --build "$dir/dart" --target bench_lock >> "$dir/build.log" 2>&1 || return 1
   fi
 }
