@@ -160,6 +160,32 @@ dart__segment_resolve(const char *func, dart_gptr_t gptr, size_t nbytes,
   return DART_OK;
 }
 
+/*
+ * The same checks as dart__segment_resolve without logging, for the
+ * inline fast paths: if gptr is valid for nbytes, sets *segp to its
+ * segment and returns the load/store address of the target bytes, or
+ * NULL if the caller does not map them (MPI path). If anything is invalid,
+ * sets *segp to NULL and returns NULL (the caller then resolves again with
+ * dart__segment_resolve, which logs).
+ */
+static inline __attribute__((always_inline)) char *
+dart__segment_fast(dart_gptr_t gptr, size_t nbytes, dart__segment_t **segp)
+{
+  *segp = NULL;
+  dart__segtable_t *tab = dart__segtable_of(gptr.teamid);
+  if (__builtin_expect(tab == NULL, 0)) return NULL;
+  dart__segment_t *seg = dart__segtable_get(tab, gptr.segid);
+  if (__builtin_expect(seg == NULL, 0)) return NULL;
+  int u = gptr.unitid;
+  if (__builtin_expect((unsigned)u >= (unsigned)seg->nunits, 0)) return NULL;
+  size_t psize = dart__segment_portion(seg, u);
+  uint64_t off = gptr.addr_or_offs.offset;
+  if (__builtin_expect(off > psize || nbytes > psize - off, 0)) return NULL;
+  *segp = seg;
+  char *b = seg->unit_base[u];
+  return __builtin_expect(b != NULL, 1) ? b + off : NULL;
+}
+
 /* Marks that MPI RMA operations were issued on seg->win (sticky). */
 static inline void dart__segment_mark_mpi(dart__segment_t *seg)
 {

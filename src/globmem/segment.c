@@ -18,27 +18,27 @@ static int16_t signed_id(dart__segid_kind_t kind, int32_t a)
 void dart__segtable_init(dart__segtable_t *t)
 {
   memset(t, 0, sizeof *t);
+  t->dir[dart__segid_index(0) >> DART__SEG_CHUNK_BITS] = t->low;
   t->space[DART__SEGID_ALLOC].next_fresh = 1;
   t->space[DART__SEGID_REG].next_fresh = 1;
 }
 
 void dart__segtable_destroy(dart__segtable_t *t)
 {
-  for (int k = 0; k < 2; k++) {
-    for (int c = 0; c < DART__SEG_NCHUNKS; c++) free(t->space[k].chunks[c]);
-    free(t->space[k].freed);
-  }
+  for (int c = 0; c < DART__SEG_NCHUNKS; c++)
+    if (t->dir[c] != t->low) free(t->dir[c]);
+  for (int k = 0; k < 2; k++) free(t->space[k].freed);
   memset(t, 0, sizeof *t);
 }
 
-/* Makes sure the chunk holding |id| a exists. */
-static int ensure_chunk(dart__segid_space_t *s, int32_t a)
+/* Makes sure the chunk holding id exists. */
+static int ensure_chunk(dart__segtable_t *t, int16_t id)
 {
-  int c = a >> DART__SEG_CHUNK_BITS;
-  if (s->chunks[c] != NULL) return 0;
+  uint32_t c = dart__segid_index(id) >> DART__SEG_CHUNK_BITS;
+  if (t->dir[c] != NULL) return 0;
   struct dart__segment **chunk = calloc(DART__SEG_CHUNK, sizeof *chunk);
   if (chunk == NULL) return -1;
-  __atomic_store_n(&s->chunks[c], chunk, __ATOMIC_RELEASE);
+  __atomic_store_n(&t->dir[c], chunk, __ATOMIC_RELEASE);
   return 0;
 }
 
@@ -50,7 +50,7 @@ int16_t dart__segtable_reserve(dart__segtable_t *t, dart__segid_kind_t kind)
     a = s->freed[--s->nfreed];
   } else {
     if (s->next_fresh > id_limit(kind)) return 0;
-    if (ensure_chunk(s, s->next_fresh) != 0) return 0;
+    if (ensure_chunk(t, signed_id(kind, s->next_fresh)) != 0) return 0;
     a = s->next_fresh++;
   }
   return signed_id(kind, a);
@@ -58,12 +58,9 @@ int16_t dart__segtable_reserve(dart__segtable_t *t, dart__segid_kind_t kind)
 
 static struct dart__segment **slot_of(dart__segtable_t *t, int16_t id)
 {
-  if (id == 0) return &t->pool;
-  dart__segid_space_t *s =
-      &t->space[id < 0 ? DART__SEGID_REG : DART__SEGID_ALLOC];
-  int32_t a = id < 0 ? -(int32_t)id : id;
-  struct dart__segment **chunk = s->chunks[a >> DART__SEG_CHUNK_BITS];
-  return chunk == NULL ? NULL : &chunk[a & (DART__SEG_CHUNK - 1)];
+  uint32_t b = dart__segid_index(id);
+  struct dart__segment **chunk = t->dir[b >> DART__SEG_CHUNK_BITS];
+  return chunk == NULL ? NULL : &chunk[b & (DART__SEG_CHUNK - 1)];
 }
 
 void dart__segtable_publish(dart__segtable_t *t, int16_t id,
@@ -108,5 +105,6 @@ void dart__segtable_foreach(dart__segtable_t *t,
       if (seg != NULL) fn(seg, id, arg);
     }
   }
-  if (t->pool != NULL) fn(t->pool, 0, arg);
+  struct dart__segment *pool = dart__segtable_get(t, 0);
+  if (pool != NULL) fn(pool, 0, arg);
 }

@@ -8,10 +8,12 @@
  * member performs the same sequence of collective allocations and frees on
  * a team, the ids come out identical on all members without communication.
  *
- * Lookup is O(1): two-level dense arrays indexed by |segid| (a fixed
- * directory of lazily allocated chunks that never move), so readers on
- * other threads never see a reallocated array. Entries and chunks are
- * published with release stores and read with acquire loads.
+ * Lookup is O(1): one directory over the whole int16 id space, indexed
+ * by the id biased to 0..65535 (two loads: chunk, entry). Chunks of 256
+ * entries are allocated lazily and never move, so readers on other
+ * threads never see a reallocated array; the chunk of ids 0..255 (the
+ * pool and the first allocations) is part of the table itself. Entries and
+ * chunks are published with release stores and read with acquire loads.
  */
 #ifndef DART__GLOBMEM_SEGMENT_H
 #define DART__GLOBMEM_SEGMENT_H
@@ -26,8 +28,7 @@ struct dart__segment; /* defined in dart_segment.h */
 
 #define DART__SEG_CHUNK_BITS 8
 #define DART__SEG_CHUNK (1 << DART__SEG_CHUNK_BITS)
-/* |segid| <= 32768 -> chunk index <= 128. */
-#define DART__SEG_NCHUNKS ((32768 >> DART__SEG_CHUNK_BITS) + 1)
+#define DART__SEG_NCHUNKS (65536 >> DART__SEG_CHUNK_BITS)
 /* Largest allocation id and largest |registration id|. */
 #define DART__SEG_MAX_ALLOC_ID 32767
 #define DART__SEG_MAX_REG_ID 32768
@@ -36,17 +37,24 @@ typedef enum { DART__SEGID_ALLOC = 0, DART__SEGID_REG = 1 } dart__segid_kind_t;
 
 /* Id bookkeeping of one kind (allocations or registrations). */
 typedef struct {
-  struct dart__segment **chunks[DART__SEG_NCHUNKS];
   int32_t next_fresh; /* next never-used |id|                  */
   int32_t *freed;     /* LIFO stack of released |ids|          */
   int32_t nfreed, capfreed;
 } dart__segid_space_t;
 
 typedef struct dart__segtable {
-  struct dart__segment *pool; /* segment 0                       */
+  /* chunk of biased index b = id + 32768 is dir[b >> 8] */
+  struct dart__segment **dir[DART__SEG_NCHUNKS];
+  struct dart__segment *low[DART__SEG_CHUNK]; /* ids 0..255 */
   dart__segid_space_t space[2];
   size_t live; /* segments currently in the table */
 } dart__segtable_t;
+
+/* Biased index of a segment id: 0..65535, id 0 at 32768. */
+static inline uint32_t dart__segid_index(int16_t id)
+{
+  return (uint32_t)(uint16_t)id ^ 0x8000u;
+}
 
 DART__HIDDEN void dart__segtable_init(dart__segtable_t *t);
 /* Frees the table's own memory (not the segments). */
@@ -83,13 +91,11 @@ DART__HIDDEN void dart__segtable_foreach(dart__segtable_t *t,
 static inline struct dart__segment *
 dart__segtable_get(const dart__segtable_t *t, int16_t id)
 {
-  if (id == 0) return __atomic_load_n(&t->pool, __ATOMIC_ACQUIRE);
-  int kind = id < 0 ? DART__SEGID_REG : DART__SEGID_ALLOC;
-  uint32_t a = (uint32_t)(id < 0 ? -(int32_t)id : (int32_t)id);
-  struct dart__segment **chunk = __atomic_load_n(
-      &t->space[kind].chunks[a >> DART__SEG_CHUNK_BITS], __ATOMIC_ACQUIRE);
+  uint32_t b = dart__segid_index(id);
+  struct dart__segment *const *chunk =
+      __atomic_load_n(&t->dir[b >> DART__SEG_CHUNK_BITS], __ATOMIC_ACQUIRE);
   if (chunk == NULL) return NULL;
-  return __atomic_load_n(&chunk[a & (DART__SEG_CHUNK - 1)], __ATOMIC_ACQUIRE);
+  return __atomic_load_n(&chunk[b & (DART__SEG_CHUNK - 1)], __ATOMIC_ACQUIRE);
 }
 
 #endif /* DART__GLOBMEM_SEGMENT_H */

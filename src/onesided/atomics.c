@@ -135,9 +135,11 @@ dart_ret_t dart_accumulate_blocking_local(dart_gptr_t gptr, const void *values,
   return accumulate(__func__, gptr, values, nelem, dtype, op, true);
 }
 
-dart_ret_t dart_fetch_and_op(dart_gptr_t gptr, const void *value, void *result,
-                             dart_datatype_t dtype, dart_operation_t op)
+static __attribute__((noinline)) dart_ret_t
+fetch_and_op_slow(dart_gptr_t gptr, const void *value, void *result,
+                  dart_datatype_t dtype, dart_operation_t op)
 {
+  const char *func = "dart_fetch_and_op";
   DART__CHECK_NOTNULL(result);
   /* NO_OP is an atomic load: value may be absent (MPI wants an origin
    * buffer disjoint from the result, so point it at a dummy). */
@@ -146,19 +148,41 @@ dart_ret_t dart_fetch_and_op(dart_gptr_t gptr, const void *value, void *result,
   DART__CHECK_NOTNULL(value);
   const dart__type_t *ty;
   MPI_Op mop;
-  dart_ret_t ret = atomic_check(__func__, dtype, op, &ty, &mop);
-  if (__builtin_expect(ret != DART_OK, 0)) return ret;
+  dart_ret_t ret = atomic_check(func, dtype, op, &ty, &mop);
+  if (ret != DART_OK) return ret;
   dart__target_t t;
-  ret = atomic_target(__func__, gptr, 1, ty->base_size, &t);
-  if (__builtin_expect(ret != DART_OK, 0)) return ret;
+  ret = atomic_target(func, gptr, 1, ty->base_size, &t);
+  if (ret != DART_OK) return ret;
   if (t.seg->cpu_atomics) {
-    if (dart__cpu_atomic_fast(t.local, value, result, ty->base_size, dtype, op))
-      return DART_OK;
     if (dart__cpu_atomic(t.local, value, result, 1, ty->base_size, dtype, op))
-      return misaligned(__func__, gptr, ty->base_size);
+      return misaligned(func, gptr, ty->base_size);
     return DART_OK;
   }
-  return dart__mpi_atomic(__func__, &t, value, result, 1, ty, dtype, op, mop);
+  return dart__mpi_atomic(func, &t, value, result, 1, ty, dtype, op, mop);
+}
+
+/*
+ * The common case inline: a 4- or 8-byte integer, an op with a single
+ * atomic instruction, an aligned target in a segment with CPU atomics.
+ * Everything else (and every bad argument) goes to fetch_and_op_slow.
+ */
+dart_ret_t dart_fetch_and_op(dart_gptr_t gptr, const void *value, void *result,
+                             dart_datatype_t dtype, dart_operation_t op)
+{
+  if (__builtin_expect(value != NULL && result != NULL &&
+                           (uintptr_t)dtype - DART_TYPE_INT <=
+                               (uintptr_t)(DART_TYPE_ULONGLONG - DART_TYPE_INT),
+                       1)) {
+    size_t esz = dart__basic_types[dtype].base_size;
+    dart__segment_t *seg;
+    char *p = ((gptr.addr_or_offs.offset & (esz - 1)) == 0)
+                  ? dart__segment_fast(gptr, esz, &seg)
+                  : NULL;
+    if (__builtin_expect(p != NULL && seg->cpu_atomics, 1) &&
+        dart__cpu_atomic_fast(p, value, result, esz, dtype, op))
+      return DART_OK;
+  }
+  return fetch_and_op_slow(gptr, value, result, dtype, op);
 }
 
 dart_ret_t dart_compare_and_swap(dart_gptr_t gptr, const void *value,

@@ -13,6 +13,7 @@
 
 #include <dash/dart/if/dart_communication.h>
 #include <limits.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "dart_datatype.h"
@@ -20,7 +21,12 @@
 
 /* Full fence: orders direct stores/loads on shared memory with the
  * owner's accesses across a later barrier or flag. */
+#if defined(__x86_64__)
+#define DART__FENCE()                                                          \
+  __asm__ __volatile__("lock; addl $0,-4(%%rsp)" ::: "memory", "cc")
+#else
 #define DART__FENCE() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#endif
 
 /* Why an argument check failed (logged by dart__rma_arg_error). */
 enum {
@@ -83,6 +89,44 @@ static inline dart_ret_t dart__rma_check(const char *func, const void *buf,
           !dart__type_is_contiguous(s) || !dart__type_is_contiguous(d), 0))
     return dart__rma_check_layout(func, nelem, st, dt, x);
   return DART_OK;
+}
+
+/*
+ * The common transfer: one basic type on both sides, a buffer, and
+ * 0 < nelem < 2^58 (basic types are at most 16 bytes, so the byte count
+ * cannot overflow). One combined test; everything else goes through
+ * dart__rma_check.
+ */
+static inline bool dart__rma_basic_fast(const void *buf, size_t nelem,
+                                        dart_datatype_t st, dart_datatype_t dt)
+{
+  return st == dt && (uintptr_t)st - 1 < (uintptr_t)DART_TYPE_LAST - 1 &&
+         buf != NULL && nelem - 1 < ((size_t)1 << 58);
+}
+
+/*
+ * Plain loads/stores of non-blocking operations on mapped memory issued by
+ * this thread since its last fence. A flush fences only if it is set: the
+ * fence orders those accesses with the caller's later ones (a flag, a
+ * barrier), and is not needed after atomics (locked instructions) or when
+ * nothing was issued. Per thread, because a fence orders only the calling
+ * thread's accesses; initial-exec TLS, so that reading it is one load.
+ */
+extern __thread int dart__shm_pending __attribute__((tls_model("initial-exec")))
+DART__HIDDEN;
+
+static inline void dart__shm_mark_pending(void)
+{
+  dart__shm_pending = 1;
+}
+
+/* Fences if this thread has pending mapped accesses; clears the mark. */
+static inline void dart__shm_complete(void)
+{
+  if (dart__shm_pending) {
+    DART__FENCE();
+    dart__shm_pending = 0;
+  }
 }
 
 /* Bytes spanned by nelem elements laid out as t (nelem a multiple of the

@@ -1,7 +1,11 @@
 /*
  * dart_put / dart_get in their non-blocking, blocking and handle forms.
- * Every public function is a thin wrapper over one static inline core per
- * direction, specialised by the completion mode at compile time.
+ *
+ * Each public function first tries the common case inline: one basic type
+ * on both sides, a buffer, a valid target. Mapped targets are copied right
+ * there (no stack frame, no further checks); unmapped ones go to MPI with
+ * the work already done. Everything else (derived types, bad arguments,
+ * zero counts) takes the general path, which checks fully and logs.
  */
 #include <stdlib.h>
 
@@ -36,70 +40,143 @@ static dart_ret_t handle_xfer(const char *func, bool put, void *buf,
   return DART_OK;
 }
 
+/* MPI part of a transfer to a target that is not mapped. */
+static dart_ret_t xfer_mpi(const char *func, bool put, void *buf,
+                           const dart__target_t *t, const dart__xfer_t *x,
+                           mode_t_ mode, dart_handle_t *handle)
+{
+  dart__segment_mark_mpi(t->seg);
+  if (mode == MODE_HANDLE) return handle_xfer(func, put, buf, t, x, handle);
+  dart_ret_t ret = dart__mpi_xfer(func, put, buf, t, x, NULL);
+  if (mode == MODE_BLOCKING && ret == DART_OK)
+    ret = dart__flush_target(func, t->seg->win, t->unit);
+  return ret;
+}
+
+/* Copy to/from a mapped target with the fences of the completion mode:
+ * blocking and handle calls fence (a put before the owner's later loads,
+ * a get after earlier remote writes); non-blocking ones leave the fence
+ * to the next flush (dart__shm_pending). */
+static inline __attribute__((always_inline)) void
+xfer_mapped(bool put, void *buf, char *target, const dart__xfer_t *x,
+            mode_t_ mode)
+{
+  if (!put && mode != MODE_NONBLOCKING) DART__FENCE();
+  if (put)
+    dart__local_copy(target, buf, x);
+  else
+    dart__local_copy(buf, target, x);
+  if (put && mode != MODE_NONBLOCKING) DART__FENCE();
+  if (mode == MODE_NONBLOCKING) dart__shm_mark_pending();
+}
+
 /*
- * Core of every put (put == true: buf is the source, the target layout is
+ * Path of every put (put == true: buf is the source, the target layout is
  * dst_type) and get (buf is the destination, the target layout is
- * src_type): check, resolve, then a direct copy for mapped memory or MPI.
- * Inlined into each public function with constant put and mode.
+ * src_type) that is not a mapped common case: checks (fully, with logging,
+ * unless the types are one basic type), resolution, then MPI or a copy.
  */
 static inline __attribute__((always_inline)) dart_ret_t
-xfer_core(const char *func, bool put, void *buf, dart_gptr_t gptr, size_t nelem,
+xfer_slow(const char *func, bool put, void *buf, dart_gptr_t gptr, size_t nelem,
           dart_datatype_t st, dart_datatype_t dt, mode_t_ mode,
           dart_handle_t *handle)
 {
-  if (__builtin_expect(nelem == 0, 0)) return DART_OK;
   dart__xfer_t x;
-  dart_ret_t ret = dart__rma_check(func, buf, nelem, st, dt, &x);
-  if (__builtin_expect(ret != DART_OK, 0)) return ret;
-  dart__target_t t;
-  size_t span = dart__type_span(put ? x.dst : x.src, nelem);
-  ret = dart__segment_resolve(func, gptr, span, &t);
-  if (__builtin_expect(ret != DART_OK, 0)) return ret;
-  if (t.local != NULL) {
-    /* blocking/handle: the fence orders the copy with the owner's later
-     * loads (put) or the copy after earlier remote writes (get) */
-    if (!put && mode != MODE_NONBLOCKING) DART__FENCE();
-    if (put)
-      dart__local_copy(t.local, buf, &x);
-    else
-      dart__local_copy(buf, t.local, &x);
-    if (put && mode != MODE_NONBLOCKING) DART__FENCE();
-    return DART_OK;
+  size_t span;
+  if (__builtin_expect(dart__rma_basic_fast(buf, nelem, st, dt), 1)) {
+    x.src = x.dst = &dart__basic_types[st];
+    x.nelem = nelem;
+    span = nelem * x.src->base_size;
+  } else {
+    if (nelem == 0) return DART_OK;
+    dart_ret_t ret = dart__rma_check(func, buf, nelem, st, dt, &x);
+    if (ret != DART_OK) return ret;
+    span = dart__type_span(put ? x.dst : x.src, nelem);
   }
-  dart__segment_mark_mpi(t.seg);
-  if (mode == MODE_HANDLE) return handle_xfer(func, put, buf, &t, &x, handle);
-  ret = dart__mpi_xfer(func, put, buf, &t, &x, NULL);
-  if (mode == MODE_BLOCKING && ret == DART_OK)
-    ret = dart__flush_target(func, t.seg->win, t.unit);
-  return ret;
+  dart__target_t t;
+  dart_ret_t ret = dart__segment_resolve(func, gptr, span, &t);
+  if (ret != DART_OK) return ret;
+  if (t.local == NULL) return xfer_mpi(func, put, buf, &t, &x, mode, handle);
+  xfer_mapped(put, buf, t.local, &x, mode);
+  return DART_OK;
 }
+
+/*
+ * The common case, inline in every public function: one basic type on
+ * both sides, a buffer, a valid target mapped by the caller. Returns false
+ * (nothing done) otherwise. Needs no stack frame.
+ */
+static inline __attribute__((always_inline)) bool
+try_mapped(bool put, void *buf, dart_gptr_t gptr, size_t nelem,
+           dart_datatype_t st, dart_datatype_t dt, mode_t_ mode)
+{
+  if (__builtin_expect(!dart__rma_basic_fast(buf, nelem, st, dt), 0))
+    return false;
+  size_t bytes = nelem * dart__basic_types[st].base_size;
+  dart__segment_t *seg;
+  char *p = dart__segment_fast(gptr, bytes, &seg);
+  if (__builtin_expect(p == NULL, 0)) return false;
+  if (!put && mode != MODE_NONBLOCKING) DART__FENCE();
+  if (put)
+    dart__copy_bytes(p, buf, bytes);
+  else
+    dart__copy_bytes(buf, p, bytes);
+  if (put && mode != MODE_NONBLOCKING) DART__FENCE();
+  if (mode == MODE_NONBLOCKING) dart__shm_mark_pending();
+  return true;
+}
+
+/* Out-of-line rest of each public function, with the same signature so
+ * that reaching it is a jump. */
+#define SLOW(name, put, mode)                                                  \
+  static __attribute__((noinline)) dart_ret_t name##_slow(                     \
+      dart_gptr_t g, void *buf, size_t n, dart_datatype_t st,                  \
+      dart_datatype_t dt, dart_handle_t *h)                                    \
+  {                                                                            \
+    return xfer_slow(#name, put, buf, g, n, st, dt, mode, h);                  \
+  }
+SLOW(dart_put, true, MODE_NONBLOCKING)
+SLOW(dart_get, false, MODE_NONBLOCKING)
+SLOW(dart_put_blocking, true, MODE_BLOCKING)
+SLOW(dart_get_blocking, false, MODE_BLOCKING)
+SLOW(dart_put_handle, true, MODE_HANDLE)
+SLOW(dart_get_handle, false, MODE_HANDLE)
+#undef SLOW
 
 dart_ret_t dart_put(dart_gptr_t gptr, const void *src, size_t nelem,
                     dart_datatype_t src_type, dart_datatype_t dst_type)
 {
-  return xfer_core(__func__, true, (void *)src, gptr, nelem, src_type, dst_type,
-                   MODE_NONBLOCKING, NULL);
+  if (try_mapped(true, (void *)src, gptr, nelem, src_type, dst_type,
+                 MODE_NONBLOCKING))
+    return DART_OK;
+  return dart_put_slow(gptr, (void *)src, nelem, src_type, dst_type, NULL);
 }
 
 dart_ret_t dart_get(void *dest, dart_gptr_t gptr, size_t nelem,
                     dart_datatype_t src_type, dart_datatype_t dst_type)
 {
-  return xfer_core(__func__, false, dest, gptr, nelem, src_type, dst_type,
-                   MODE_NONBLOCKING, NULL);
+  if (try_mapped(false, dest, gptr, nelem, src_type, dst_type,
+                 MODE_NONBLOCKING))
+    return DART_OK;
+  return dart_get_slow(gptr, dest, nelem, src_type, dst_type, NULL);
 }
 
 dart_ret_t dart_put_blocking(dart_gptr_t gptr, const void *src, size_t nelem,
                              dart_datatype_t src_type, dart_datatype_t dst_type)
 {
-  return xfer_core(__func__, true, (void *)src, gptr, nelem, src_type, dst_type,
-                   MODE_BLOCKING, NULL);
+  if (try_mapped(true, (void *)src, gptr, nelem, src_type, dst_type,
+                 MODE_BLOCKING))
+    return DART_OK;
+  return dart_put_blocking_slow(gptr, (void *)src, nelem, src_type, dst_type,
+                                NULL);
 }
 
 dart_ret_t dart_get_blocking(void *dest, dart_gptr_t gptr, size_t nelem,
                              dart_datatype_t src_type, dart_datatype_t dst_type)
 {
-  return xfer_core(__func__, false, dest, gptr, nelem, src_type, dst_type,
-                   MODE_BLOCKING, NULL);
+  if (try_mapped(false, dest, gptr, nelem, src_type, dst_type, MODE_BLOCKING))
+    return DART_OK;
+  return dart_get_blocking_slow(gptr, dest, nelem, src_type, dst_type, NULL);
 }
 
 dart_ret_t dart_put_handle(dart_gptr_t gptr, const void *src, size_t nelem,
@@ -108,8 +185,11 @@ dart_ret_t dart_put_handle(dart_gptr_t gptr, const void *src, size_t nelem,
 {
   DART__CHECK_NOTNULL(handle);
   *handle = DART_HANDLE_NULL;
-  return xfer_core(__func__, true, (void *)src, gptr, nelem, src_type, dst_type,
-                   MODE_HANDLE, handle);
+  if (try_mapped(true, (void *)src, gptr, nelem, src_type, dst_type,
+                 MODE_HANDLE))
+    return DART_OK;
+  return dart_put_handle_slow(gptr, (void *)src, nelem, src_type, dst_type,
+                              handle);
 }
 
 dart_ret_t dart_get_handle(void *dest, dart_gptr_t gptr, size_t nelem,
@@ -118,6 +198,7 @@ dart_ret_t dart_get_handle(void *dest, dart_gptr_t gptr, size_t nelem,
 {
   DART__CHECK_NOTNULL(handle);
   *handle = DART_HANDLE_NULL;
-  return xfer_core(__func__, false, dest, gptr, nelem, src_type, dst_type,
-                   MODE_HANDLE, handle);
+  if (try_mapped(false, dest, gptr, nelem, src_type, dst_type, MODE_HANDLE))
+    return DART_OK;
+  return dart_get_handle_slow(gptr, dest, nelem, src_type, dst_type, handle);
 }
