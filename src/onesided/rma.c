@@ -104,17 +104,19 @@ xfer_slow(const char *func, bool put, void *buf, dart_gptr_t gptr, size_t nelem,
 /*
  * The common case, inline in every public function: one basic type on
  * both sides, a buffer, a valid target mapped by the caller. Returns false
- * (nothing done) otherwise. Needs no stack frame.
+ * (nothing done) otherwise, with *segp set to the target's segment if the
+ * case is common but the target not mapped (see dart__segment_fast).
  */
 static inline __attribute__((always_inline)) bool
 try_mapped(bool put, void *buf, dart_gptr_t gptr, size_t nelem,
-           dart_datatype_t st, dart_datatype_t dt, mode_t_ mode)
+           dart_datatype_t st, dart_datatype_t dt, mode_t_ mode,
+           dart__segment_t **segp)
 {
+  *segp = NULL;
   if (__builtin_expect(!dart__rma_basic_fast(buf, nelem, st, dt), 0))
     return false;
   size_t bytes = nelem * dart__basic_types[st].base_size;
-  dart__segment_t *seg;
-  char *p = dart__segment_fast(gptr, bytes, &seg);
+  char *p = dart__segment_fast(gptr, bytes, segp);
   if (__builtin_expect(p == NULL, 0)) return false;
   if (!put && mode != MODE_NONBLOCKING) DART__FENCE();
   if (put)
@@ -126,57 +128,94 @@ try_mapped(bool put, void *buf, dart_gptr_t gptr, size_t nelem,
   return true;
 }
 
-/* Out-of-line rest of each public function, with the same signature so
- * that reaching it is a jump. */
-#define SLOW(name, put, mode)                                                  \
+/* The common case on the MPI path: checked and resolved already. */
+static inline __attribute__((always_inline)) dart_ret_t
+xfer_rma(const char *func, bool put, void *buf, dart_gptr_t gptr, size_t nelem,
+         dart_datatype_t type, dart__segment_t *seg, mode_t_ mode)
+{
+  int u = gptr.unitid;
+  MPI_Aint pad = seg->disp_pads != NULL ? seg->disp_pads[u] : seg->disp_pad;
+  dart__target_t t = {.seg = seg,
+                      .unit = u,
+                      .disp = (MPI_Aint)gptr.addr_or_offs.offset + pad,
+                      .local = NULL};
+  dart__xfer_t x = {&dart__basic_types[type], &dart__basic_types[type], nelem};
+  return xfer_mpi(func, put, buf, &t, &x, mode, NULL);
+}
+
+/* Out-of-line parts of each public function: the general path (same
+ * signature, so that reaching it is a jump) and the MPI common case
+ * (arguments in registers). */
+#define OUT_OF_LINE(name, put, mode)                                           \
   static __attribute__((noinline)) dart_ret_t name##_slow(                     \
       dart_gptr_t g, void *buf, size_t n, dart_datatype_t st,                  \
       dart_datatype_t dt, dart_handle_t *h)                                    \
   {                                                                            \
     return xfer_slow(#name, put, buf, g, n, st, dt, mode, h);                  \
+  }                                                                            \
+  static __attribute__((noinline))                                             \
+  dart_ret_t name##_rma(dart_gptr_t g, void *buf, size_t n,                    \
+                        dart_datatype_t type, dart__segment_t *seg)            \
+  {                                                                            \
+    return xfer_rma(#name, put, buf, g, n, type, seg, mode);                   \
   }
-SLOW(dart_put, true, MODE_NONBLOCKING)
-SLOW(dart_get, false, MODE_NONBLOCKING)
-SLOW(dart_put_blocking, true, MODE_BLOCKING)
-SLOW(dart_get_blocking, false, MODE_BLOCKING)
-SLOW(dart_put_handle, true, MODE_HANDLE)
-SLOW(dart_get_handle, false, MODE_HANDLE)
-#undef SLOW
+OUT_OF_LINE(dart_put, true, MODE_NONBLOCKING)
+OUT_OF_LINE(dart_get, false, MODE_NONBLOCKING)
+OUT_OF_LINE(dart_put_blocking, true, MODE_BLOCKING)
+OUT_OF_LINE(dart_get_blocking, false, MODE_BLOCKING)
+#undef OUT_OF_LINE
+
+/* Body of the non-handle public functions. */
+#define XFER(name, put, buf, mode)                                             \
+  do {                                                                         \
+    dart__segment_t *seg;                                                      \
+    if (try_mapped(put, buf, gptr, nelem, src_type, dst_type, mode, &seg))     \
+      return DART_OK;                                                          \
+    if (seg != NULL) return name##_rma(gptr, buf, nelem, src_type, seg);       \
+    return name##_slow(gptr, buf, nelem, src_type, dst_type, NULL);            \
+  } while (0)
 
 dart_ret_t dart_put(dart_gptr_t gptr, const void *src, size_t nelem,
                     dart_datatype_t src_type, dart_datatype_t dst_type)
 {
-  if (try_mapped(true, (void *)src, gptr, nelem, src_type, dst_type,
-                 MODE_NONBLOCKING))
-    return DART_OK;
-  return dart_put_slow(gptr, (void *)src, nelem, src_type, dst_type, NULL);
+  XFER(dart_put, true, (void *)src, MODE_NONBLOCKING);
 }
 
 dart_ret_t dart_get(void *dest, dart_gptr_t gptr, size_t nelem,
                     dart_datatype_t src_type, dart_datatype_t dst_type)
 {
-  if (try_mapped(false, dest, gptr, nelem, src_type, dst_type,
-                 MODE_NONBLOCKING))
-    return DART_OK;
-  return dart_get_slow(gptr, dest, nelem, src_type, dst_type, NULL);
+  XFER(dart_get, false, dest, MODE_NONBLOCKING);
 }
 
 dart_ret_t dart_put_blocking(dart_gptr_t gptr, const void *src, size_t nelem,
                              dart_datatype_t src_type, dart_datatype_t dst_type)
 {
-  if (try_mapped(true, (void *)src, gptr, nelem, src_type, dst_type,
-                 MODE_BLOCKING))
-    return DART_OK;
-  return dart_put_blocking_slow(gptr, (void *)src, nelem, src_type, dst_type,
-                                NULL);
+  XFER(dart_put_blocking, true, (void *)src, MODE_BLOCKING);
 }
 
 dart_ret_t dart_get_blocking(void *dest, dart_gptr_t gptr, size_t nelem,
                              dart_datatype_t src_type, dart_datatype_t dst_type)
 {
-  if (try_mapped(false, dest, gptr, nelem, src_type, dst_type, MODE_BLOCKING))
-    return DART_OK;
-  return dart_get_blocking_slow(gptr, dest, nelem, src_type, dst_type, NULL);
+  XFER(dart_get_blocking, false, dest, MODE_BLOCKING);
+}
+#undef XFER
+
+/* Handle calls: the mapped common case inline, everything else (MPI
+ * included, which allocates a handle anyway) out of line. */
+static __attribute__((noinline)) dart_ret_t
+put_handle_slow(dart_gptr_t g, const void *src, size_t n, dart_datatype_t st,
+                dart_datatype_t dt, dart_handle_t *h)
+{
+  return xfer_slow("dart_put_handle", true, (void *)src, g, n, st, dt,
+                   MODE_HANDLE, h);
+}
+
+static __attribute__((noinline)) dart_ret_t
+get_handle_slow(void *dest, dart_gptr_t g, size_t n, dart_datatype_t st,
+                dart_datatype_t dt, dart_handle_t *h)
+{
+  return xfer_slow("dart_get_handle", false, dest, g, n, st, dt, MODE_HANDLE,
+                   h);
 }
 
 dart_ret_t dart_put_handle(dart_gptr_t gptr, const void *src, size_t nelem,
@@ -185,11 +224,11 @@ dart_ret_t dart_put_handle(dart_gptr_t gptr, const void *src, size_t nelem,
 {
   DART__CHECK_NOTNULL(handle);
   *handle = DART_HANDLE_NULL;
+  dart__segment_t *seg;
   if (try_mapped(true, (void *)src, gptr, nelem, src_type, dst_type,
-                 MODE_HANDLE))
+                 MODE_HANDLE, &seg))
     return DART_OK;
-  return dart_put_handle_slow(gptr, (void *)src, nelem, src_type, dst_type,
-                              handle);
+  return put_handle_slow(gptr, src, nelem, src_type, dst_type, handle);
 }
 
 dart_ret_t dart_get_handle(void *dest, dart_gptr_t gptr, size_t nelem,
@@ -198,7 +237,9 @@ dart_ret_t dart_get_handle(void *dest, dart_gptr_t gptr, size_t nelem,
 {
   DART__CHECK_NOTNULL(handle);
   *handle = DART_HANDLE_NULL;
-  if (try_mapped(false, dest, gptr, nelem, src_type, dst_type, MODE_HANDLE))
+  dart__segment_t *seg;
+  if (try_mapped(false, dest, gptr, nelem, src_type, dst_type, MODE_HANDLE,
+                 &seg))
     return DART_OK;
-  return dart_get_handle_slow(gptr, dest, nelem, src_type, dst_type, handle);
+  return get_handle_slow(dest, gptr, nelem, src_type, dst_type, handle);
 }
