@@ -6,7 +6,10 @@
  * operation; MPI-3 shared-memory paper (001) Fig. 2: blocking put/get
  * latency, DART vs MPI RMA vs OpenSHMEM; plus the 8-byte fetch-and-add and
  * the memcpy / CPU-atomic floors of the one-sided targets; `flush_idle`
- * times the completion call alone (nothing outstanding).
+ * times the completion call alone (nothing outstanding). The "call"
+ * variant does the floor's copy, fence or atomic inside an exported
+ * function of a separate shared library (bench_floor.c): the cost of any
+ * library call, against which DART's own per-call work shows.
  *
  *   --path=shm  DART's on-node path; raw MPI on an MPI_Win_allocate_shared
  *               window ("mpi") and on an MPI_Win_create window ("mpi_rma",
@@ -19,6 +22,7 @@
  * operation: median, minimum and median absolute deviation over trials).
  */
 #include "bench_common.h"
+#include "bench_floor.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -39,7 +43,7 @@ static const char *op_name[OP_COUNT] = {
     "put_blocking", "get_blocking", "put_nb_init", "get_nb_init",
     "put_bw",       "get_bw",       "fetch_add8",  "flush_idle"};
 
-enum { V_DART, V_MPI, V_MPI_RMA, V_MEMCPY, V_SHMEM, V_COUNT };
+enum { V_DART, V_MPI, V_MPI_RMA, V_MEMCPY, V_CALL, V_SHMEM, V_COUNT };
 
 #define MAX_SIZE ((size_t)2 << 20)
 #define BYTE DART_TYPE_BYTE
@@ -207,6 +211,33 @@ static double run_memcpy(void *p, long n)
       atomic_thread_fence(memory_order_seq_cst);
   }
   return bench_now() - t0;
+}
+
+/* The memcpy floor behind calls into a shared library (bench_floor.c);
+ * same operations and completion as run_memcpy. */
+static double run_call(void *p, long n)
+{
+  rma_ctx_t *c = p;
+  size_t m = c->size;
+  int blocking = c->op == OP_PUT_BLOCK || c->op == OP_GET_BLOCK;
+  int put = c->op == OP_PUT_BLOCK || c->op == OP_PUT_NB || c->op == OP_PUT_BW;
+  char *to = put ? c->peer : c->dst;
+  const char *from = put ? c->src : c->peer;
+  long long old = 0;
+  int rc = 0;
+  if (bench.rank != 0) return 0.0;
+  double t0 = bench_now();
+  if (c->op == OP_FOP) {
+    for (long i = 0; i < n; i++)
+      rc |= bench_floor_fetch_add((long long *)(void *)c->peer, 1LL, &old);
+  } else if (c->op == OP_FLUSH) {
+    for (long i = 0; i < n; i++) rc |= bench_floor_fence();
+  } else {
+    for (long i = 0; i < n; i++) rc |= bench_floor_copy(to, from, m, blocking);
+    if (c->op == OP_PUT_BW || c->op == OP_GET_BW) rc |= bench_floor_fence();
+  }
+  double t = bench_now() - t0;
+  return rc == 0 ? t : -1.0;
 }
 
 #ifdef BENCH_HAVE_SHMEM
@@ -395,6 +426,7 @@ int main(int argc, char **argv)
       {"mpi", run_mpi, &c, 1},
       {"mpi_rma", run_mpi_rma, &c, !path_rma},
       {"memcpy", run_memcpy, &c, !path_rma},
+      {"call", run_call, &c, !path_rma},
       {"shmem", NULL, &c, 0},
   };
 #ifdef BENCH_HAVE_SHMEM

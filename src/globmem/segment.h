@@ -12,7 +12,8 @@
  * by the id biased to 0..65535 (two loads: chunk, entry). Chunks of 256
  * entries are allocated lazily and never move, so readers on other
  * threads never see a reallocated array; the chunk of ids 0..255 (the
- * pool and the first allocations) is part of the table itself. Entries and
+ * pool and the first allocations) is part of the table itself and read
+ * directly (one load). Entries and
  * chunks are published with release stores and read with acquire loads.
  */
 #ifndef DART__GLOBMEM_SEGMENT_H
@@ -91,6 +92,9 @@ DART__HIDDEN void dart__segtable_foreach(dart__segtable_t *t,
 static inline struct dart__segment *
 dart__segtable_get(const dart__segtable_t *t, int16_t id)
 {
+  /* ids 0..255 (pool, first allocations): one load less */
+  if (__builtin_expect((uint16_t)id < DART__SEG_CHUNK, 1))
+    return __atomic_load_n(&t->low[(uint16_t)id], __ATOMIC_ACQUIRE);
   uint32_t b = dart__segid_index(id);
   struct dart__segment *const *chunk =
       __atomic_load_n(&t->dir[b >> DART__SEG_CHUNK_BITS], __ATOMIC_ACQUIRE);
