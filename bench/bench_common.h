@@ -7,6 +7,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* The cheapest full fence (as DART's and bench/paper's floor): on x86-64 a
+ * locked add below the stack pointer; the compiler's locked op on the
+ * stack top stalls loads of that word right after. */
+#if defined(__x86_64__)
+#define BENCH_FENCE()                                                          \
+  __asm__ __volatile__("lock; addl $0,-4(%%rsp)" ::: "memory", "cc")
+#else
+#define BENCH_FENCE() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#endif
+
 /*
  * dart_init, then a private duplicate of MPI_COMM_WORLD with the caller's
  * rank and size. Returns 1 if all processes share one node (shared

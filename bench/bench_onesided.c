@@ -93,12 +93,10 @@ static void bench_shared(dart_gptr_t g, size_t bytes)
   int n = iters;
   header("2 units on one node: load/store paths");
   TIME_NS(d, n, dart_put_blocking(t, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG));
-  TIME_NS(b, n, memcpy(peer, &v, rt_size);
-          __atomic_thread_fence(__ATOMIC_SEQ_CST));
+  TIME_NS(b, n, memcpy(peer, &v, rt_size); BENCH_FENCE());
   row("blocking put 8 B", d, b, "ns", d / b, "<= 2", d / b <= 2);
   TIME_NS(d, n, dart_get_blocking(&r, t, 1, DART_TYPE_LONG, DART_TYPE_LONG));
-  TIME_NS(b, n, __atomic_thread_fence(__ATOMIC_SEQ_CST);
-          memcpy(&r, peer, rt_size));
+  TIME_NS(b, n, BENCH_FENCE(); memcpy(&r, peer, rt_size));
   row("blocking get 8 B", d, b, "ns", d / b, "<= 2", d / b <= 2);
 
   enum { BURST = 1000 };
@@ -111,7 +109,7 @@ static void bench_shared(dart_gptr_t g, size_t bytes)
   });
   TIME_NS(b, n / BURST + 1, {
     for (int k = 0; k < BURST; k++) memcpy(peer + (size_t)k * 8, &v, rt_size);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    BENCH_FENCE();
   });
   row("1000 x put 8 B + flush", d / BURST, b / BURST, "ns/op", d / b, "<= 2",
       d / b <= 2);
@@ -130,15 +128,13 @@ static void bench_shared(dart_gptr_t g, size_t bytes)
     memset(src, 1, s);
     int m = (int)(((size_t)64 << 20) / s) + 2; /* ~64 MiB per batch */
     TIME_NS(d, m, dart_put_blocking(t, src, s, DART_TYPE_BYTE, DART_TYPE_BYTE));
-    TIME_NS(b, m, memcpy(peer, src, s);
-            __atomic_thread_fence(__ATOMIC_SEQ_CST));
+    TIME_NS(b, m, memcpy(peer, src, s); BENCH_FENCE());
     char what[64];
     snprintf(what, sizeof what, "put bandwidth %zu KiB", s >> 10);
     double gd = (double)s / d, gb = (double)s / b; /* bytes/ns = GB/s */
     row(what, gd, gb, "GB/s", gd / gb, ">= 0.9", gd / gb >= 0.9);
     TIME_NS(d, m, dart_get_blocking(src, t, s, DART_TYPE_BYTE, DART_TYPE_BYTE));
-    TIME_NS(b, m, __atomic_thread_fence(__ATOMIC_SEQ_CST);
-            memcpy(src, peer, s));
+    TIME_NS(b, m, BENCH_FENCE(); memcpy(src, peer, s));
     snprintf(what, sizeof what, "get bandwidth %zu KiB", s >> 10);
     gd = (double)s / d;
     gb = (double)s / b;

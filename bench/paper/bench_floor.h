@@ -4,6 +4,16 @@
 
 #include <stddef.h>
 
+/* The cheapest full fence on x86-64: a locked add below the stack pointer
+ * (gcc's default, a locked op on the stack top, stalls the return that
+ * reads it right after; DART fences the same way). */
+#if defined(__x86_64__)
+#define FLOOR_FENCE()                                                          \
+  __asm__ __volatile__("lock; addl $0,-4(%%rsp)" ::: "memory", "cc")
+#else
+#define FLOOR_FENCE() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#endif
+
 /* memcpy(dst, src, n), then a fence if fence != 0, behind an exported
  * call; returns 0. */
 int bench_floor_copy(void *dst, const void *src, size_t n, int fence);

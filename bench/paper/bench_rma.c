@@ -181,34 +181,43 @@ static double run_mpi_rma(void *p, long n)
   return mpi_ops(c, c->wrma, n);
 }
 
+/* Direction of the floor variants' copies (to, from), and whether each
+ * copy is completed on its own (blocking ops). */
+static int copy_plan(const rma_ctx_t *c, char **to, const char **from)
+{
+  int put = c->op == OP_PUT_BLOCK || c->op == OP_PUT_NB || c->op == OP_PUT_BW;
+  *to = put ? c->peer : c->dst;
+  *from = put ? c->src : c->peer;
+  return c->op == OP_PUT_BLOCK || c->op == OP_GET_BLOCK;
+}
+
 /* The floor: load/store through the shared window, as a PGAS runtime on
  * shared memory can at best do. The signal fence only stops the compiler
- * from merging the repeated copies; the thread fence is the completion. */
+ * from merging the repeated copies; the full fence (the cheapest one,
+ * FLOOR_FENCE) is the completion. */
 static double run_memcpy(void *p, long n)
 {
   rma_ctx_t *c = p;
   size_t m = c->size;
-  int blocking = c->op == OP_PUT_BLOCK || c->op == OP_GET_BLOCK;
-  int put = c->op == OP_PUT_BLOCK || c->op == OP_PUT_NB || c->op == OP_PUT_BW;
-  char *to = put ? c->peer : c->dst;
-  const char *from = put ? c->src : c->peer;
+  char *to;
+  const char *from;
+  int blocking = copy_plan(c, &to, &from);
   if (bench.rank != 0) return 0.0;
   double t0 = bench_now();
   if (c->op == OP_FOP) {
     for (long i = 0; i < n; i++)
       __atomic_fetch_add((long long *)(void *)c->peer, 1LL, __ATOMIC_SEQ_CST);
   } else if (c->op == OP_FLUSH) {
-    for (long i = 0; i < n; i++) atomic_thread_fence(memory_order_seq_cst);
+    for (long i = 0; i < n; i++) FLOOR_FENCE();
   } else {
     for (long i = 0; i < n; i++) {
       memcpy(to, from, m);
       if (blocking)
-        atomic_thread_fence(memory_order_seq_cst);
+        FLOOR_FENCE();
       else
         atomic_signal_fence(memory_order_seq_cst);
     }
-    if (c->op == OP_PUT_BW || c->op == OP_GET_BW)
-      atomic_thread_fence(memory_order_seq_cst);
+    if (c->op == OP_PUT_BW || c->op == OP_GET_BW) FLOOR_FENCE();
   }
   return bench_now() - t0;
 }
@@ -219,10 +228,9 @@ static double run_call(void *p, long n)
 {
   rma_ctx_t *c = p;
   size_t m = c->size;
-  int blocking = c->op == OP_PUT_BLOCK || c->op == OP_GET_BLOCK;
-  int put = c->op == OP_PUT_BLOCK || c->op == OP_PUT_NB || c->op == OP_PUT_BW;
-  char *to = put ? c->peer : c->dst;
-  const char *from = put ? c->src : c->peer;
+  char *to;
+  const char *from;
+  int blocking = copy_plan(c, &to, &from);
   long long old = 0;
   int rc = 0;
   if (bench.rank != 0) return 0.0;

@@ -56,16 +56,19 @@ static dart_ret_t xfer_mpi(const char *func, bool put, void *buf,
 /* Copy to/from a mapped target with the fences of the completion mode:
  * blocking and handle calls fence (a put before the owner's later loads,
  * a get after earlier remote writes); non-blocking ones leave the fence
- * to the next flush (dart__shm_pending). */
+ * to the next flush (dart__shm_pending). x == NULL (a constant in the
+ * inline common case): contiguous bytes; else the layouts of x. */
 static inline __attribute__((always_inline)) void
-xfer_mapped(bool put, void *buf, char *target, const dart__xfer_t *x,
-            mode_t_ mode)
+copy_mapped(bool put, void *buf, char *target, size_t bytes,
+            const dart__xfer_t *x, mode_t_ mode)
 {
+  char *dst = put ? target : buf;
+  const char *src = put ? buf : target;
   if (!put && mode != MODE_NONBLOCKING) DART__FENCE();
-  if (put)
-    dart__local_copy(target, buf, x);
+  if (x != NULL)
+    dart__local_copy(dst, src, x);
   else
-    dart__local_copy(buf, target, x);
+    dart__copy_bytes(dst, src, bytes);
   if (put && mode != MODE_NONBLOCKING) DART__FENCE();
   if (mode == MODE_NONBLOCKING) dart__shm_mark_pending();
 }
@@ -97,7 +100,7 @@ xfer_slow(const char *func, bool put, void *buf, dart_gptr_t gptr, size_t nelem,
   dart_ret_t ret = dart__segment_resolve(func, gptr, span, &t);
   if (ret != DART_OK) return ret;
   if (t.local == NULL) return xfer_mpi(func, put, buf, &t, &x, mode, handle);
-  xfer_mapped(put, buf, t.local, &x, mode);
+  copy_mapped(put, buf, t.local, 0, &x, mode);
   return DART_OK;
 }
 
@@ -118,13 +121,7 @@ try_mapped(bool put, void *buf, dart_gptr_t gptr, size_t nelem,
   size_t bytes = nelem * dart__basic_types[st].base_size;
   char *p = dart__segment_fast(gptr, bytes, segp);
   if (__builtin_expect(p == NULL, 0)) return false;
-  if (!put && mode != MODE_NONBLOCKING) DART__FENCE();
-  if (put)
-    dart__copy_bytes(p, buf, bytes);
-  else
-    dart__copy_bytes(buf, p, bytes);
-  if (put && mode != MODE_NONBLOCKING) DART__FENCE();
-  if (mode == MODE_NONBLOCKING) dart__shm_mark_pending();
+  copy_mapped(put, buf, p, bytes, NULL, mode);
   return true;
 }
 
