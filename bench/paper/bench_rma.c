@@ -13,8 +13,8 @@
  *
  *   --path=shm  DART's on-node path; raw MPI on an MPI_Win_allocate_shared
  *               window ("mpi") and on an MPI_Win_create window ("mpi_rma",
- *               the paper's native MPI RMA); memcpy/atomics through the
- *               shared window as the floor.
+ *               the paper's native MPI RMA); memcpy/atomics through a
+ *               shared window of their own as the floor.
  *   --path=rma  DART_SIM_NODE_SIZE=1 (every unit its own node, all traffic
  *               through MPI RMA); raw MPI on an MPI_Win_create window.
  *
@@ -25,6 +25,7 @@
 #include "bench_floor.h"
 
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,8 +57,9 @@ typedef struct {
   dart_gptr_t seg; /* the segment as allocated (for freeing)     */
   MPI_Win win;     /* raw MPI window of the path, target rank 1  */
   MPI_Win wrma;    /* MPI_Win_create window (== win on rma path) */
+  MPI_Win wfloor;  /* shared window of the memcpy floor (shm)    */
   char *winbuf;    /* memory behind the MPI_Win_create window    */
-  char *peer;      /* unit 1's window memory (shm path), or NULL */
+  char *peer;      /* unit 1's part of wfloor (shm path) or NULL */
   char *sym;       /* OpenSHMEM symmetric buffer                 */
 } rma_ctx_t;
 
@@ -191,7 +193,7 @@ static int copy_plan(const rma_ctx_t *c, char **to, const char **from)
   return c->op == OP_PUT_BLOCK || c->op == OP_GET_BLOCK;
 }
 
-/* The floor: load/store through the shared window, as a PGAS runtime on
+/* The floor: load/store through a shared window, as a PGAS runtime on
  * shared memory can at best do. The signal fence only stops the compiler
  * from merging the repeated copies; the full fence (the cheapest one,
  * FLOOR_FENCE) is the completion. */
@@ -304,11 +306,45 @@ static MPI_Win create_window(rma_ctx_t *c)
   return w;
 }
 
-/* The raw MPI windows: MPI_Win_create always; on the shm path also an
- * MPI_Win_allocate_shared window, whose unit-1 memory serves load/store. */
+#define PAGE ((size_t)4096)
+
+/* Offset of p within a 4 KiB page. */
+static long page_offset(const void *p)
+{
+  return (long)((uintptr_t)p % PAGE);
+}
+
+/* Shared window of size bytes per rank on comm, in a lock_all epoch. */
+static MPI_Win shared_window(MPI_Comm comm, size_t size)
+{
+  MPI_Win w;
+  char *base = NULL;
+  if (MPI_Win_allocate_shared((MPI_Aint)size, 1, MPI_INFO_NULL, comm, &base,
+                              &w) != MPI_SUCCESS)
+    bench_die("MPI_Win_allocate_shared failed");
+  MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN);
+  MPI_Win_lock_all(MPI_MODE_NOCHECK, w);
+  return w;
+}
+
+/*
+ * The raw MPI windows: MPI_Win_create always; on the shm path also an
+ * MPI_Win_allocate_shared window for the "mpi" variant and a second one
+ * whose unit-1 memory serves the memcpy floor. The floor must not share
+ * memory with another variant: MPICH (ch4) carries out MPI_Put/MPI_Get on
+ * a shared window in the target process, so the "mpi" trials would leave
+ * the floor's memory in the other core's cache, which changed the floor's
+ * time against DART's by -35% to +65% depending on size and trial order
+ * (Open MPI copies in the origin, still warming the floor's memory). Like
+ * DART's portions (page-aligned, a request that is not a whole number of
+ * pages), the floor starts on a page boundary whatever offset the MPI
+ * gives the window (Open MPI: 264 mod 4096), so that DART and the floor
+ * copy from and to the same offsets within a page.
+ */
 static void setup_mpi(rma_ctx_t *c)
 {
   c->wrma = c->win = create_window(c);
+  c->wfloor = MPI_WIN_NULL;
   if (path_rma) return;
   MPI_Comm comm;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
@@ -316,20 +352,22 @@ static void setup_mpi(rma_ctx_t *c)
   int nr = 0;
   MPI_Comm_size(comm, &nr);
   if (nr < 2) bench_die("units 0 and 1 are not on one node");
-  char *base = NULL;
-  if (MPI_Win_allocate_shared((MPI_Aint)MAX_SIZE, 1, MPI_INFO_NULL, comm, &base,
-                              &c->win) != MPI_SUCCESS)
-    bench_die("MPI_Win_allocate_shared failed");
+  c->win = shared_window(comm, MAX_SIZE);
+  c->wfloor = shared_window(comm, MAX_SIZE + PAGE + 64);
   MPI_Aint sz;
   int du;
-  MPI_Win_shared_query(c->win, 1, &sz, &du, &c->peer);
+  char *p = NULL;
+  MPI_Win_shared_query(c->wfloor, 1, &sz, &du, &p);
+  c->peer = p + (PAGE - (size_t)page_offset(p)) % PAGE;
   MPI_Comm_free(&comm);
-  MPI_Win_set_errhandler(c->win, MPI_ERRORS_RETURN);
-  MPI_Win_lock_all(MPI_MODE_NOCHECK, c->win);
 }
 
 static void free_windows(rma_ctx_t *c)
 {
+  if (c->wfloor != MPI_WIN_NULL) {
+    MPI_Win_unlock_all(c->wfloor);
+    MPI_Win_free(&c->wfloor);
+  }
   if (c->win != c->wrma) {
     MPI_Win_unlock_all(c->win);
     MPI_Win_free(&c->win);
@@ -353,6 +391,24 @@ static int setup_dart(rma_ctx_t *c)
   c->gp = c->seg;
   c->gp.unitid = 1;
   return 1;
+}
+
+/* Offsets within a page of the buffers that the on-node copies use (the
+ * relative placement of source and destination matters for large copies:
+ * 4K aliasing). DART's is the offset of unit 1's portion, seen by unit 1
+ * (mappings are page-aligned, so it is the same in every process). */
+static void report_placement(rma_ctx_t *c, int dart_ok)
+{
+  long dart = -1;
+  if (dart_ok && bench.rank == 1) {
+    dart_gptr_t g = c->gp;
+    void *a = NULL;
+    if (dart_gptr_getaddr(g, &a) == DART_OK && a != NULL) dart = page_offset(a);
+  }
+  MPI_Bcast(&dart, 1, MPI_LONG, 1, MPI_COMM_WORLD);
+  bench_csv_row("#page_offset=src %ld dst %ld dart %ld memcpy %ld",
+                page_offset(c->src), page_offset(c->dst), dart,
+                c->peer != NULL ? page_offset(c->peer) : -1L);
 }
 
 /* Round trip of a 4 KiB pattern through one variant (unit 0 only):
@@ -444,6 +500,7 @@ int main(int argc, char **argv)
 #endif
   bench_csv_header("path,op,size,variant,iters,median_us,min_us,mad_us");
   bench_csv_row("#units=%d", bench.size);
+  if (!path_rma) report_placement(&c, dart_ok);
   for (int j = 0; j < V_COUNT; j++)
     if (v[j].enabled) v[j].enabled = check_variant(&c, &v[j]);
   run_all(&c, v);

@@ -21,8 +21,10 @@
  * Every RMA window lives in a lock_all epoch (MPI_MODE_NOCHECK) from
  * creation to destruction, the passive-target model of DART.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dart_segment.h"
 #include "globmem/globmem_internal.h"
@@ -45,14 +47,33 @@ static void count_window(int delta)
 /*
  * Info hint of every window, created once by dart__window_hints_init.
  * alloc_shared_noncontig is deliberately not set: it costs MPICH 4.0 about
- * 16 us per shared-window allocation (a mapping per rank), while the 64-byte
- * alignment of every portion already keeps units off each other's cache
- * lines (docs/design.md).
+ * 16 us per shared-window allocation (a mapping per rank), while the page
+ * alignment of every portion already keeps units off each other's pages
+ * (docs/design.md).
  */
 static MPI_Info hints = MPI_INFO_NULL;
 
+/*
+ * Portions start on a page boundary (see align_up). MPI only guarantees
+ * 8 bytes: Open MPI returns bases at 264 mod 4096, and MPICH packs the
+ * portions of a shared window back to back, so a unit's portion starts
+ * wherever the previous one ended. Page alignment gives every unit's
+ * portion the same offset within a page (0) under every MPI, its own pages
+ * (first-touch placement, no page shared between units) and
+ * max_align_t / cache-line alignment. Copies between portions, and
+ * between a portion and a page-aligned buffer, run between equal offsets
+ * within a page, which avoids 4K aliasing (loads that match an earlier
+ * store in address bits 0-11, as when the destination lies a few bytes
+ * past the source's offset within a page: a few percent of a large copy;
+ * docs/design.md).
+ */
+static size_t seg_align = 4096;
+
 dart_ret_t dart__window_hints_init(void)
 {
+  long page = sysconf(_SC_PAGESIZE);
+  /* A power of two in every mapping; keep 4096 as the floor. */
+  if (page > 4096 && (page & (page - 1)) == 0) seg_align = (size_t)page;
   DART__MPI(MPI_Info_create(&hints));
   DART__MPI(MPI_Info_set(hints, "same_disp_unit", "true"));
   return DART_OK;
@@ -72,17 +93,35 @@ static dart_ret_t open_epoch(dart__segment_t *seg)
   return DART_OK;
 }
 
-/* Portions start on this alignment: MPI only guarantees 8 bytes (Open MPI
- * returns bases at 264 mod 4096), DART promises max_align_t and a cache
- * line keeps units from sharing one. Allocations ask MPI for this much
- * more and round the base up. */
-#define DART__SEG_ALIGN ((size_t)64)
-
+/* Rounds p up to the portion alignment (seg_align). */
 static char *align_up(char *p)
 {
-  uintptr_t a =
-      ((uintptr_t)p + DART__SEG_ALIGN - 1) & ~(uintptr_t)(DART__SEG_ALIGN - 1);
+  uintptr_t a = ((uintptr_t)p + seg_align - 1) & ~(uintptr_t)(seg_align - 1);
   return (char *)a;
+}
+
+/*
+ * Bytes asked from MPI for a portion of size bytes (at most max_portion()):
+ * size rounded up to whole pages, one page for aligning the base and
+ * 64 bytes so that the request is never a whole number of pages. MPICH 4.0
+ * allocates a shared window whose portions are all whole pages on a slow
+ * path (apparently its symmetric heap) that costs time proportional to the
+ * size (2 units: 880 us for 1 MiB per unit vs 23 us for 1 MiB + 64 B;
+ * 4 KiB: 38 vs 24 us).
+ * MPICH lays the portions out back to back, so they start at different
+ * offsets within a page and get different padding (disp_pads); Open MPI
+ * offsets every base by its header (264 mod 4096). The padding is address
+ * space only: never touched, so never backed by memory.
+ */
+static size_t max_portion(void)
+{
+  return (size_t)PTRDIFF_MAX - 3 * seg_align;
+}
+
+static MPI_Aint padded_size(size_t size)
+{
+  size_t pages = (size + seg_align - 1) & ~(seg_align - 1);
+  return (MPI_Aint)(pages + seg_align + 64);
 }
 
 /*
@@ -173,7 +212,7 @@ static dart_ret_t alloc_private(dart__segment_t *seg, MPI_Aint msize,
 static dart_ret_t alloc_windows(dart__segment_t *seg, size_t size)
 {
   dart__team_t *team = seg->team;
-  MPI_Aint msize = (MPI_Aint)(size + DART__SEG_ALIGN);
+  MPI_Aint msize = padded_size(size);
   /* The choice depends on team-wide facts only: all members agree. */
   if (team->single_node) return alloc_single_node(seg, msize);
   if (team->num_nodes == team->size) return alloc_private(seg, msize, size);
@@ -316,6 +355,11 @@ dart_ret_t dart__segment_create(const char *func, dart__team_t *team,
   seg->win = MPI_WIN_NULL;
   seg->shm_win = MPI_WIN_NULL;
   seg->size = size;
+  if (kind != DART__SEG_REGISTER && size > max_portion() && status == DART_OK) {
+    dart__log(DART__LOG_ERROR, func, "%zu bytes exceed the largest portion",
+              size);
+    status = DART_ERR_INVAL;
+  }
   /* Reserve on every member, even after a failed local check, so that the
    * id bookkeeping stays identical across the team. */
   seg->segid = (kind == DART__SEG_POOL)

@@ -1,7 +1,7 @@
 /*
  * Remote read/write of memory from every kind of allocation by every unit:
- * dart_memalloc, team allocations with uneven and zero sizes,
- * registrations (incl. size 0 with NULL) and allocator blocks.
+ * dart_memalloc, team allocations with uneven and zero sizes (page-aligned
+ * portions), registrations (incl. size 0 with NULL) and allocator blocks.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -80,6 +80,22 @@ static size_t uneven_size(int u)
   return (u % 3 == 1) ? 0 : 300 + 40 * (size_t)u;
 }
 
+/* Allocated portions start on a page boundary, in every mapping of them
+ * (uneven sizes give every unit a different offset in MPICH's window). */
+static void check_page_aligned(dart_gptr_t g, const size_t *sizes)
+{
+  for (int u = 0; u < nunits; u++) {
+    dart__target_t t = {0};
+    dart_gptr_t o = g;
+    o.unitid = u;
+    o.addr_or_offs.offset = 0;
+    TEST_OK(dart__segment_resolve("test", o, 0, &t));
+    if (t.local != NULL && sizes[u] > 0)
+      TEST_CHECK_MSG(((uintptr_t)t.local & 4095) == 0, "unit %d at %p", u,
+                     t.local);
+  }
+}
+
 static void test_team_alloc(void)
 {
   size_t sizes[64];
@@ -89,6 +105,7 @@ static void test_team_alloc(void)
       dart_team_memalloc_aligned(DART_TEAM_ALL, sizes[me], DART_TYPE_BYTE, &g));
   TEST_CHECK(g.segid > 0);
   check_collective_gptr(g, sizes[me]);
+  check_page_aligned(g, sizes);
   gm_barrier();
   exercise_collective(g, sizes);
   /* Same through a multi-byte type: nelem counts elements. */
