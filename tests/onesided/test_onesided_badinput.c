@@ -2,6 +2,7 @@
  * Bad input to the one-sided calls: every case returns the documented
  * code and logs exactly one line (stderr is captured per call).
  */
+#include <stdint.h>
 #include <unistd.h>
 
 #include "os_common.h"
@@ -93,6 +94,22 @@ int main(int argc, char **argv)
   dart_gptr_t never = t;
   never.segid = 1234;
   BAD(dart_put(never, buf, 1, DART_TYPE_LONG, DART_TYPE_LONG), DART_ERR_INVAL);
+  never.segid = 300; /* beyond the table's embedded chunk */
+  BAD(dart_put(never, buf, 1, DART_TYPE_LONG, DART_TYPE_LONG), DART_ERR_INVAL);
+  never.segid = -5; /* no such registration */
+  BAD(dart_get(buf, never, 1, DART_TYPE_LONG, DART_TYPE_LONG), DART_ERR_INVAL);
+  never = t;
+  never.teamid = -1;
+  BAD(dart_put_blocking(never, buf, 1, DART_TYPE_LONG, DART_TYPE_LONG),
+      DART_ERR_INVAL);
+  never.teamid = 4000; /* no such team */
+  BAD(dart_fetch_and_op(never, buf, &res, DART_TYPE_LONG, DART_OP_SUM),
+      DART_ERR_INVAL);
+  /* counts whose byte size overflows (the inline path must not take them) */
+  BAD(dart_put(t, buf, SIZE_MAX / 2, DART_TYPE_LONG, DART_TYPE_LONG),
+      DART_ERR_INVAL);
+  BAD(dart_get(buf, t, (size_t)1 << 60, DART_TYPE_LONG, DART_TYPE_LONG),
+      DART_ERR_INVAL);
   BAD(dart_put(os_at(g, nunits, 0), buf, 1, DART_TYPE_LONG, DART_TYPE_LONG),
       DART_ERR_INVAL);
   BAD(dart_put(os_at(g, peer, 60), buf, 1, DART_TYPE_LONG, DART_TYPE_LONG),
