@@ -27,15 +27,20 @@ TARGET_NOTES = {
               "global pointer (team, segment and unit to a mapped address, "
               "with a bounds check) and copies. The baseline is a bare 8 B "
               "memcpy; the call variant (the same memcpy inside an exported "
-              "function of another shared library) shows that a library "
-              "call alone costs about 2x the memcpy here, so 2x leaves no "
-              "room for any checking. DART's own work is the difference "
-              "between the dart and call rows; the ratio falls towards 1 "
-              "from 1 KiB on (put_bw table).",
+              "function of another shared library) shows what a library "
+              "call alone costs relative to it (1.5-3x in the runs on this "
+              "machine), which leaves next to nothing of a 2x budget for "
+              "checking. DART's own work is the DART/call column of the "
+              "put_bw table; the ratio falls towards 1 from 1 KiB on. A "
+              "per-thread cache of the last segment was tried and dropped "
+              "(more instructions, no faster).",
     "fop8": "dart_fetch_and_op completes at dart_flush, so the measured "
             "operation is two library calls around one lock-prefixed "
             "instruction; the call variant shows the cost of one bare call "
-            "doing the same atomic.",
+            "doing the same atomic. The ratio sits near 2 and moves with the "
+            "machine's load (1.7-2.2 over runs with Open MPI; the flush "
+            "itself needs no fence after an atomic and costs less than one "
+            "fence, flush_idle row).",
     "bw_put": "DART's on-node put is a memcpy into the target's portion "
               "of a shared segment, the same copy as the floor (memcpy into "
               "a shared window of its own); both destinations start on a "
