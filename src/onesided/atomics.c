@@ -112,6 +112,7 @@ static dart_ret_t accumulate(const char *func, dart_gptr_t gptr,
   if (t.seg->cpu_atomics) {
     if (dart__cpu_atomic(t.local, values, NULL, nelem, esz, dtype, op) != 0)
       return misaligned(func, gptr, esz);
+    dart__shm_mark_atomic();
     return DART_OK;
   }
   ret = dart__mpi_atomic(func, &t, values, NULL, nelem, ty, dtype, op, mop);
@@ -156,6 +157,7 @@ fetch_and_op_slow(dart_gptr_t gptr, const void *value, void *result,
   if (t.seg->cpu_atomics) {
     if (dart__cpu_atomic(t.local, value, result, 1, ty->base_size, dtype, op))
       return misaligned(func, gptr, ty->base_size);
+    dart__shm_mark_atomic();
     return DART_OK;
   }
   return dart__mpi_atomic(func, &t, value, result, 1, ty, dtype, op, mop);
@@ -174,13 +176,15 @@ dart_ret_t dart_fetch_and_op(dart_gptr_t gptr, const void *value, void *result,
                                (uintptr_t)(DART_TYPE_ULONGLONG - DART_TYPE_INT),
                        1)) {
     size_t esz = dart__basic_types[dtype].base_size;
-    dart__segment_t *seg;
+    dart__segment_t *seg = NULL;
     char *p = ((gptr.addr_or_offs.offset & (esz - 1)) == 0)
                   ? dart__segment_fast(gptr, esz, &seg)
                   : NULL;
     if (__builtin_expect(p != NULL && seg->cpu_atomics, 1) &&
-        dart__cpu_atomic_fast(p, value, result, esz, dtype, op))
+        dart__cpu_atomic_fast(p, value, result, esz, dtype, op)) {
+      dart__shm_mark_atomic();
       return DART_OK;
+    }
   }
   return fetch_and_op_slow(gptr, value, result, dtype, op);
 }
@@ -203,6 +207,7 @@ dart_ret_t dart_compare_and_swap(dart_gptr_t gptr, const void *value,
   if (t.seg->cpu_atomics) {
     if (dart__cpu_cas(t.local, value, compare, result, ty->base_size, dtype))
       return misaligned(__func__, gptr, ty->base_size);
+    dart__shm_mark_atomic();
     return DART_OK;
   }
   return dart__mpi_cas(__func__, &t, value, compare, result, ty, dtype);

@@ -4,15 +4,15 @@
  * Operations on mapped memory are complete when issued; a flush then only
  * needs a full fence so the owner's later loads (after a barrier or a flag)
  * see the data, and only if the calling thread issued plain loads/stores
- * since its last fence (dart__shm_pending; atomics are locked instructions
- * and blocking calls fence themselves). MPI is flushed only for segments
- * on which an MPI RMA operation was ever issued (the sticky mpi_used
+ * since its last fence (dart__shm_pending; on x86-64 atomics are locked
+ * instructions, and blocking calls fence themselves). MPI is flushed only for
+ * segments on which an MPI RMA operation was ever issued (the sticky mpi_used
  * mark), so segments used purely through shared memory never enter MPI
  * here.
  */
 #include "onesided/onesided.h"
 
-__thread int dart__shm_pending __attribute__((tls_model("initial-exec")));
+__thread int dart__shm_pending DART__TLS_MODEL;
 
 typedef enum { FLUSH_ONE, FLUSH_ALL, FLUSH_LOCAL, FLUSH_LOCAL_ALL } flush_t;
 

@@ -19,13 +19,29 @@
 #include "dart_datatype.h"
 #include "dart_segment.h"
 
-/* Full fence: orders direct stores/loads on shared memory with the
- * owner's accesses across a later barrier or flag. */
+/*
+ * Full fence: orders direct stores/loads on shared memory with the
+ * owner's accesses across a later barrier or flag. DART__WEAK_FENCE is
+ * the same on weakly ordered CPUs and nothing on x86-64, whose loads are
+ * not reordered with later loads or stores and whose locked instructions
+ * (every CPU atomic but a NO_OP load) are full fences.
+ */
 #if defined(__x86_64__)
 #define DART__FENCE()                                                          \
   __asm__ __volatile__("lock; addl $0,-4(%%rsp)" ::: "memory", "cc")
+#define DART__WEAK_FENCE() ((void)0)
 #else
 #define DART__FENCE() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define DART__WEAK_FENCE() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#endif
+
+/* Model of DART's thread-local words: initial-exec (one load; uses a few
+ * bytes of the C library's static TLS reserve when DART is dlopen'ed) or,
+ * with -DDART_TLS_INITIAL_EXEC=OFF, the compiler's default. */
+#ifdef DART__TLS_DEFAULT_MODEL
+#define DART__TLS_MODEL
+#else
+#define DART__TLS_MODEL __attribute__((tls_model("initial-exec")))
 #endif
 
 /* Why an argument check failed (logged by dart__rma_arg_error). */
@@ -93,7 +109,7 @@ static inline dart_ret_t dart__rma_check(const char *func, const void *buf,
 
 /*
  * The common transfer: one basic type on both sides, a buffer, and
- * 0 < nelem < 2^58 (basic types are at most 16 bytes, so the byte count
+ * 0 < nelem <= 2^58 (basic types are at most 16 bytes, so the byte count
  * cannot overflow). One combined test; everything else goes through
  * dart__rma_check.
  */
@@ -108,16 +124,25 @@ static inline bool dart__rma_basic_fast(const void *buf, size_t nelem,
  * Plain loads/stores of non-blocking operations on mapped memory issued by
  * this thread since its last fence. A flush fences only if it is set: the
  * fence orders those accesses with the caller's later ones (a flag, a
- * barrier), and is not needed after atomics (locked instructions) or when
- * nothing was issued. Per thread, because a fence orders only the calling
- * thread's accesses; initial-exec TLS, so that reading it is one load.
+ * barrier), and is not needed when nothing was issued or after CPU
+ * atomics on x86-64 (locked instructions; elsewhere the atomics set the
+ * mark, see dart__shm_mark_atomic). Per thread, because a fence orders
+ * only the calling thread's accesses.
  */
-extern __thread int dart__shm_pending __attribute__((tls_model("initial-exec")))
-DART__HIDDEN;
+extern __thread int dart__shm_pending DART__TLS_MODEL DART__HIDDEN;
 
 static inline void dart__shm_mark_pending(void)
 {
   dart__shm_pending = 1;
+}
+
+/* After a CPU atomic: on weakly ordered CPUs a seq_cst read-modify-write
+ * is not a full fence, so the next flush must fence. */
+static inline void dart__shm_mark_atomic(void)
+{
+#if !defined(__x86_64__)
+  dart__shm_pending = 1;
+#endif
 }
 
 /* Fences if this thread has pending mapped accesses; clears the mark. */

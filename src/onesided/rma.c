@@ -64,12 +64,22 @@ copy_mapped(bool put, void *buf, char *target, size_t bytes,
 {
   char *dst = put ? target : buf;
   const char *src = put ? buf : target;
-  if (!put && mode != MODE_NONBLOCKING) DART__FENCE();
+  if (mode != MODE_NONBLOCKING) {
+    if (put)
+      DART__WEAK_FENCE(); /* earlier loads/stores before the copy */
+    else
+      DART__FENCE();
+  }
   if (x != NULL)
     dart__local_copy(dst, src, x);
   else
     dart__copy_bytes(dst, src, bytes);
-  if (put && mode != MODE_NONBLOCKING) DART__FENCE();
+  if (mode != MODE_NONBLOCKING) {
+    if (put)
+      DART__FENCE();
+    else
+      DART__WEAK_FENCE(); /* the copy's loads before later accesses */
+  }
   if (mode == MODE_NONBLOCKING) dart__shm_mark_pending();
 }
 

@@ -110,6 +110,21 @@ int main(int argc, char **argv)
       DART_ERR_INVAL);
   BAD(dart_get(buf, t, (size_t)1 << 60, DART_TYPE_LONG, DART_TYPE_LONG),
       DART_ERR_INVAL);
+  /* Counts and offsets that pass the inline test of every variant but
+   * fail its range check: 2^58 bytes, and one byte at the portion's end. */
+  size_t huge = (size_t)1 << 58;
+  dart_gptr_t end = os_at(g, peer, 64);
+  BAD(dart_put(t, buf, huge, DART_TYPE_BYTE, DART_TYPE_BYTE), DART_ERR_INVAL);
+  BAD(dart_get(buf, end, 1, DART_TYPE_BYTE, DART_TYPE_BYTE), DART_ERR_INVAL);
+  BAD(dart_put_blocking(end, buf, 1, DART_TYPE_BYTE, DART_TYPE_BYTE),
+      DART_ERR_INVAL);
+  BAD(dart_get_blocking(buf, t, huge, DART_TYPE_BYTE, DART_TYPE_BYTE),
+      DART_ERR_INVAL);
+  BAD(dart_put_handle(end, buf, 1, DART_TYPE_BYTE, DART_TYPE_BYTE, &h),
+      DART_ERR_INVAL);
+  BAD(dart_get_handle(buf, t, huge, DART_TYPE_BYTE, DART_TYPE_BYTE, &h),
+      DART_ERR_INVAL);
+  TEST_CHECK(h == DART_HANDLE_NULL);
   BAD(dart_put(os_at(g, nunits, 0), buf, 1, DART_TYPE_LONG, DART_TYPE_LONG),
       DART_ERR_INVAL);
   BAD(dart_put(os_at(g, peer, 60), buf, 1, DART_TYPE_LONG, DART_TYPE_LONG),
