@@ -124,49 +124,11 @@ static inline dart__segment_t *dart__segment_lookup(const char *func,
 }
 
 /*
- * Resolves gptr for an access of nbytes bytes starting at its offset:
- * validates team, segment, target unit and offset + nbytes <= portion
- * size, and fills *t. On failure logs one line naming func and returns
- * DART_ERR_INVAL. Three dependent loads reach the segment record; the
- * rest is read from its first cache line and per-unit arrays.
- */
-static inline __attribute__((always_inline)) dart_ret_t
-dart__segment_resolve(const char *func, dart_gptr_t gptr, size_t nbytes,
-                      dart__target_t *t)
-{
-  dart__segtable_t *tab = dart__segtable_of(gptr.teamid);
-  if (__builtin_expect(tab == NULL, 0))
-    return dart__segment_resolve_error(func, gptr, nbytes,
-                                       DART__RESOLVE_BAD_TEAM);
-  dart__segment_t *seg = dart__segtable_get(tab, gptr.segid);
-  if (__builtin_expect(seg == NULL, 0))
-    return dart__segment_resolve_error(func, gptr, nbytes,
-                                       DART__RESOLVE_BAD_SEGMENT);
-  int u = gptr.unitid;
-  if (__builtin_expect((unsigned)u >= (unsigned)seg->nunits, 0))
-    return dart__segment_resolve_error(func, gptr, nbytes,
-                                       DART__RESOLVE_BAD_UNIT);
-  size_t psize = dart__segment_portion(seg, u);
-  uint64_t off = gptr.addr_or_offs.offset;
-  if (__builtin_expect(off > psize || nbytes > psize - off, 0))
-    return dart__segment_resolve_error(func, gptr, nbytes,
-                                       DART__RESOLVE_BAD_RANGE);
-  t->seg = seg;
-  t->unit = u;
-  t->disp = (MPI_Aint)off +
-            (seg->disp_pads != NULL ? seg->disp_pads[u] : seg->disp_pad);
-  char *b = seg->unit_base[u];
-  t->local = (b != NULL) ? b + off : NULL;
-  return DART_OK;
-}
-
-/*
- * The same checks as dart__segment_resolve without logging, for the
- * inline fast paths: if gptr is valid for nbytes, sets *segp to its
- * segment and returns the load/store address of the target bytes, or
- * NULL if the caller does not map them (MPI path). If anything is invalid,
- * sets *segp to NULL and returns NULL (the caller then resolves again with
- * dart__segment_resolve, which logs).
+ * Validates gptr for an access of nbytes bytes starting at its offset
+ * (team, segment, target unit, offset + nbytes <= portion size) without
+ * logging: if valid, sets *segp to its segment and returns the load/store
+ * address of the target bytes, or NULL if the caller does not map them
+ * (MPI path). If anything is invalid, sets *segp to NULL and returns NULL.
  */
 static inline __attribute__((always_inline)) char *
 dart__segment_fast(dart_gptr_t gptr, size_t nbytes, dart__segment_t **segp)
@@ -184,6 +146,38 @@ dart__segment_fast(dart_gptr_t gptr, size_t nbytes, dart__segment_t **segp)
   *segp = seg;
   char *b = seg->unit_base[u];
   return __builtin_expect(b != NULL, 1) ? b + off : NULL;
+}
+
+/* Window displacement of byte off of team unit u's portion. */
+static inline MPI_Aint dart__segment_disp(const dart__segment_t *seg, int u,
+                                          uint64_t off)
+{
+  return (MPI_Aint)off +
+         (seg->disp_pads != NULL ? seg->disp_pads[u] : seg->disp_pad);
+}
+
+/* Logs why gptr does not resolve for nbytes (whichever check of
+ * dart__segment_fast failed) and returns DART_ERR_INVAL. */
+DART__HIDDEN __attribute__((cold, noinline)) dart_ret_t
+dart__segment_resolve_failed(const char *func, dart_gptr_t gptr, size_t nbytes);
+
+/*
+ * dart__segment_fast with logging, filling *t: on failure logs one line
+ * naming func and returns DART_ERR_INVAL.
+ */
+static inline __attribute__((always_inline)) dart_ret_t
+dart__segment_resolve(const char *func, dart_gptr_t gptr, size_t nbytes,
+                      dart__target_t *t)
+{
+  dart__segment_t *seg;
+  char *local = dart__segment_fast(gptr, nbytes, &seg);
+  if (__builtin_expect(seg == NULL, 0))
+    return dart__segment_resolve_failed(func, gptr, nbytes);
+  t->seg = seg;
+  t->unit = gptr.unitid;
+  t->disp = dart__segment_disp(seg, t->unit, gptr.addr_or_offs.offset);
+  t->local = local;
+  return DART_OK;
 }
 
 /* Marks that MPI RMA operations were issued on seg->win (sticky). */

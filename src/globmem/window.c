@@ -398,6 +398,20 @@ dart_ret_t dart__segment_destroy(dart__segment_t *seg)
   return ret;
 }
 
+dart_ret_t dart__segment_resolve_failed(const char *func, dart_gptr_t gptr,
+                                        size_t nbytes)
+{
+  int reason = DART__RESOLVE_BAD_RANGE;
+  dart__segment_t *seg = NULL;
+  if (dart__segtable_of(gptr.teamid) == NULL)
+    reason = DART__RESOLVE_BAD_TEAM;
+  else if ((seg = dart__segment_get(gptr.teamid, gptr.segid)) == NULL)
+    reason = DART__RESOLVE_BAD_SEGMENT;
+  else if ((unsigned)gptr.unitid >= (unsigned)seg->nunits)
+    reason = DART__RESOLVE_BAD_UNIT;
+  return dart__segment_resolve_error(func, gptr, nbytes, reason);
+}
+
 dart_ret_t dart__segment_resolve_error(const char *func, dart_gptr_t gptr,
                                        size_t nbytes, int reason)
 {

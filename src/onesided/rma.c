@@ -141,36 +141,44 @@ xfer_rma(const char *func, bool put, void *buf, dart_gptr_t gptr, size_t nelem,
          dart_datatype_t type, dart__segment_t *seg, mode_t_ mode)
 {
   int u = gptr.unitid;
-  MPI_Aint pad = seg->disp_pads != NULL ? seg->disp_pads[u] : seg->disp_pad;
   dart__target_t t = {.seg = seg,
                       .unit = u,
-                      .disp = (MPI_Aint)gptr.addr_or_offs.offset + pad,
+                      .disp =
+                          dart__segment_disp(seg, u, gptr.addr_or_offs.offset),
                       .local = NULL};
   dart__xfer_t x = {&dart__basic_types[type], &dart__basic_types[type], nelem};
   return xfer_mpi(func, put, buf, &t, &x, mode, NULL);
 }
 
 /* Out-of-line parts of each public function: the general path (same
- * signature, so that reaching it is a jump) and the MPI common case
- * (arguments in registers). */
-#define OUT_OF_LINE(name, put, mode)                                           \
+ * arguments, so that reaching it is a jump) and, for the non-handle
+ * calls, the MPI common case (arguments in registers). */
+#define SLOW_PATH(name, put, mode)                                             \
   static __attribute__((noinline)) dart_ret_t name##_slow(                     \
       dart_gptr_t g, void *buf, size_t n, dart_datatype_t st,                  \
       dart_datatype_t dt, dart_handle_t *h)                                    \
   {                                                                            \
     return xfer_slow(#name, put, buf, g, n, st, dt, mode, h);                  \
-  }                                                                            \
+  }
+#define RMA_PATH(name, put, mode)                                              \
   static __attribute__((noinline))                                             \
   dart_ret_t name##_rma(dart_gptr_t g, void *buf, size_t n,                    \
                         dart_datatype_t type, dart__segment_t *seg)            \
   {                                                                            \
     return xfer_rma(#name, put, buf, g, n, type, seg, mode);                   \
   }
-OUT_OF_LINE(dart_put, true, MODE_NONBLOCKING)
-OUT_OF_LINE(dart_get, false, MODE_NONBLOCKING)
-OUT_OF_LINE(dart_put_blocking, true, MODE_BLOCKING)
-OUT_OF_LINE(dart_get_blocking, false, MODE_BLOCKING)
-#undef OUT_OF_LINE
+SLOW_PATH(dart_put, true, MODE_NONBLOCKING)
+SLOW_PATH(dart_get, false, MODE_NONBLOCKING)
+SLOW_PATH(dart_put_blocking, true, MODE_BLOCKING)
+SLOW_PATH(dart_get_blocking, false, MODE_BLOCKING)
+SLOW_PATH(dart_put_handle, true, MODE_HANDLE)
+SLOW_PATH(dart_get_handle, false, MODE_HANDLE)
+RMA_PATH(dart_put, true, MODE_NONBLOCKING)
+RMA_PATH(dart_get, false, MODE_NONBLOCKING)
+RMA_PATH(dart_put_blocking, true, MODE_BLOCKING)
+RMA_PATH(dart_get_blocking, false, MODE_BLOCKING)
+#undef SLOW_PATH
+#undef RMA_PATH
 
 /* Body of the non-handle public functions. */
 #define XFER(name, put, buf, mode)                                             \
@@ -209,22 +217,6 @@ dart_ret_t dart_get_blocking(void *dest, dart_gptr_t gptr, size_t nelem,
 
 /* Handle calls: the mapped common case inline, everything else (MPI
  * included, which allocates a handle anyway) out of line. */
-static __attribute__((noinline)) dart_ret_t
-put_handle_slow(dart_gptr_t g, const void *src, size_t n, dart_datatype_t st,
-                dart_datatype_t dt, dart_handle_t *h)
-{
-  return xfer_slow("dart_put_handle", true, (void *)src, g, n, st, dt,
-                   MODE_HANDLE, h);
-}
-
-static __attribute__((noinline)) dart_ret_t
-get_handle_slow(void *dest, dart_gptr_t g, size_t n, dart_datatype_t st,
-                dart_datatype_t dt, dart_handle_t *h)
-{
-  return xfer_slow("dart_get_handle", false, dest, g, n, st, dt, MODE_HANDLE,
-                   h);
-}
-
 dart_ret_t dart_put_handle(dart_gptr_t gptr, const void *src, size_t nelem,
                            dart_datatype_t src_type, dart_datatype_t dst_type,
                            dart_handle_t *handle)
@@ -235,7 +227,8 @@ dart_ret_t dart_put_handle(dart_gptr_t gptr, const void *src, size_t nelem,
   if (try_mapped(true, (void *)src, gptr, nelem, src_type, dst_type,
                  MODE_HANDLE, &seg))
     return DART_OK;
-  return put_handle_slow(gptr, src, nelem, src_type, dst_type, handle);
+  return dart_put_handle_slow(gptr, (void *)src, nelem, src_type, dst_type,
+                              handle);
 }
 
 dart_ret_t dart_get_handle(void *dest, dart_gptr_t gptr, size_t nelem,
@@ -248,5 +241,5 @@ dart_ret_t dart_get_handle(void *dest, dart_gptr_t gptr, size_t nelem,
   if (try_mapped(false, dest, gptr, nelem, src_type, dst_type, MODE_HANDLE,
                  &seg))
     return DART_OK;
-  return get_handle_slow(dest, gptr, nelem, src_type, dst_type, handle);
+  return dart_get_handle_slow(gptr, dest, nelem, src_type, dst_type, handle);
 }
