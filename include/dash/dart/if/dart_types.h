@@ -303,15 +303,17 @@ dart_locality_scope_t;
 
 /**
  * \def DART_LOCALITY_HOST_MAX_SIZE
- * \brief Size of the host name buffers in the locality structs.
+ * \brief Size of the host name buffers in the locality structs (64).
  *
- * Deliberately a single fixed value instead of \c HOST_NAME_MAX: with glibc,
- * \c HOST_NAME_MAX is visible to g++ (which always defines \c _GNU_SOURCE)
- * but not to a C compiler in strict \c -std=c99 / \c -std=c11 mode. Deriving
- * the size from it would give \ref dart_hwinfo_t and the structs embedding it
- * different layouts in C and C++ translation units.
+ * One fixed value in every language mode, chosen for binary compatibility:
+ * the original DART derived the size from \c HOST_NAME_MAX, which glibc
+ * shows to every C++ translation unit (g++ defines \c _GNU_SOURCE) as 64.
+ * Programs built against the original headers in C++ (DASH among them)
+ * therefore use 64-byte host buffers. Fixing the value keeps C and C++
+ * translation units identical and lets such binaries relink with this
+ * library. Host names longer than 63 bytes are truncated.
  */
-#define DART_LOCALITY_HOST_MAX_SIZE       ((int)(256))
+#define DART_LOCALITY_HOST_MAX_SIZE       ((int)(64))
 /** Size of the domain tag buffers, including the terminating null byte. */
 #define DART_LOCALITY_DOMAIN_TAG_MAX_SIZE ((int)(32))
 /** Capacity of \c dart_hwinfo_t::scopes. */
