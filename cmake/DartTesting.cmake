@@ -8,7 +8,10 @@
 #   Executable linked against libdart-mpi, run with mpiexec at every unit
 #   count in UNITS (default 1 2 3 4) as "mpi.<name>.np<n>". With SIMNODE it
 #   also runs at n >= 2 with DART_SIM_NODE_SIZE=1 ("mpi.<name>.sim1.np<n>"),
-#   so every remote access takes the MPI RMA path. With STATIC it links the
+#   so every remote access takes the MPI RMA path. With APPINIT it also runs
+#   with MPI initialized by the test process before dart_init, with the
+#   MPI's default settings ("mpi.<name>.app.np<n>", tests/common/appinit.c),
+#   and with SIMNODE too at n >= 2 in both ways ("mpi.<name>.appsim1.np<n>"). With STATIC it links the
 #   static library instead and may include internal headers from src/, so
 #   white-box tests can reach hidden dart__* symbols.
 
@@ -23,8 +26,7 @@ if(_dart_mpiexec_version MATCHES "Open MPI|OpenRTE")
   set(DART_MPI_FLAVOUR "openmpi")
   # Ranks may outnumber cores on CI machines; running as root is common in CI.
   set(DART_MPIEXEC_FLAGS --oversubscribe)
-  set(DART_MPIEXEC_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-                       OMPI_MCA_btl_vader_single_copy_mechanism=none)
+  set(DART_MPIEXEC_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
 else()
   set(DART_MPI_FLAVOUR "mpich")
 endif()
@@ -49,9 +51,10 @@ function(dart_add_unit_test name)
 endfunction()
 
 function(dart_add_mpi_test name)
-  cmake_parse_arguments(T "SIMNODE;STATIC" "TIMEOUT" "SOURCES;UNITS;ENV;ARGS;LIBS" ${ARGN})
+  cmake_parse_arguments(T "SIMNODE;STATIC;APPINIT" "TIMEOUT" "SOURCES;UNITS;ENV;ARGS;LIBS" ${ARGN})
   set(exe test_${name})
-  add_executable(${exe} ${T_SOURCES})
+  add_executable(${exe} ${T_SOURCES} ${CMAKE_SOURCE_DIR}/tests/common/appinit.c)
+  target_link_libraries(${exe} PRIVATE MPI::MPI_C)
   if(T_STATIC)
     target_link_libraries(${exe} PRIVATE dart-mpi-static dart-test-util ${T_LIBS})
     target_include_directories(${exe} PRIVATE ${CMAKE_SOURCE_DIR}/src)
@@ -70,13 +73,25 @@ function(dart_add_mpi_test name)
     if(T_SIMNODE AND n GREATER 1)
       list(APPEND modes "sim1")
     endif()
+    if(T_APPINIT)
+      list(APPEND modes "app")
+      if(T_SIMNODE AND n GREATER 1)
+        list(APPEND modes "appsim1")
+      endif()
+    endif()
     foreach(mode ${modes})
       if(mode STREQUAL "real")
         set(tname mpi.${name}.np${n})
         set(env ${DART_MPIEXEC_ENV} ${T_ENV})
-      else()
+      elseif(mode STREQUAL "sim1")
         set(tname mpi.${name}.sim1.np${n})
         set(env ${DART_MPIEXEC_ENV} DART_SIM_NODE_SIZE=1 ${T_ENV})
+      elseif(mode STREQUAL "app")
+        set(tname mpi.${name}.app.np${n})
+        set(env ${DART_MPIEXEC_ENV} DART_TEST_APPINIT=1 ${T_ENV})
+      else()
+        set(tname mpi.${name}.appsim1.np${n})
+        set(env ${DART_MPIEXEC_ENV} DART_TEST_APPINIT=1 DART_SIM_NODE_SIZE=1 ${T_ENV})
       endif()
       add_test(NAME ${tname}
                COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${n}

@@ -28,6 +28,13 @@ typedef enum {
   DART__SEG_REGISTER   /* dart_team_memregister[_aligned]: user memory    */
 } dart__seg_kind_t;
 
+/* One-sided component behind a window, where it matters for atomics. */
+typedef enum {
+  DART__OSC_OTHER = 0, /* MPICH, Open MPI osc/sm, no window            */
+  DART__OSC_OMPI_UCX,  /* Open MPI osc/ucx                             */
+  DART__OSC_OMPI_RDMA  /* Open MPI osc/rdma                            */
+} dart__osc_t;
+
 typedef struct dart__segment {
   /* Hot fields first: everything the resolver reads is in the first
    * cache line, without touching the team. */
@@ -56,6 +63,10 @@ typedef struct dart__segment {
   void *mpi_mem;   /* MPI_Alloc_mem block behind base, if any        */
   bool locked;     /* win is in its lock_all epoch                   */
   void *owner;     /* dart_allocator_t owning an ALLOCATOR segment   */
+  dart__osc_t osc; /* component carrying win (atomics choose by it)  */
+  void *reg_addr;  /* registered user memory (REGISTER), else NULL   */
+  char *own_base;  /* caller's portion if peers reach it through MPI
+                      (then unit_base[myid] is NULL), else NULL      */
 } dart__segment_t;
 
 /* Where a (gptr, nbytes) access goes. */
@@ -190,7 +201,7 @@ static inline void dart__segment_mark_mpi(dart__segment_t *seg)
 /*
  * The dart_memalloc pool is segment 0 of DART_TEAM_ALL. The first 64 bytes
  * of every unit's pool portion are reserved for DART: at this offset lies
- * the lock word (int64, 0 = free) of atomics that are emulated on top of
+ * the lock word (int32, 0 = free) of atomics that are emulated on top of
  * MPI for that unit's memory (docs/design.md).
  */
 #define DART__POOL_LOCK_OFFSET 0

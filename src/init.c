@@ -23,10 +23,14 @@ static void dart__init_logging(void)
 }
 
 /*
- * Open MPI's default one-sided component (osc/rdma) crashes in
- * MPI_Compare_and_swap and fails in MPI_Win_detach on this class of
- * machine. When DART starts MPI itself and the user has not chosen an osc
- * component, steer Open MPI to its other components.
+ * Open MPI's default one-sided component for non-shared windows, osc/rdma,
+ * crashes in 8-byte MPI_Compare_and_swap over btl/vader, cannot create a
+ * window on a single process and is slow to create windows (measured in
+ * docs/design.md). When DART starts MPI itself and the user has not chosen
+ * an osc component, it steers Open MPI to osc/ucx. When the application
+ * started MPI, osc/rdma may be in use: DART then routes around it per
+ * window (no window for one-unit registrations, atomics on osc/rdma
+ * windows under a lock word; see globmem/window.c, onesided/mpi_atomic.c).
  */
 static void dart__route_around_mpi_bugs(int mpi_already_initialized)
 {
@@ -35,9 +39,8 @@ static void dart__route_around_mpi_bugs(int mpi_already_initialized)
   if (!mpi_already_initialized) {
     setenv("OMPI_MCA_osc", "^rdma", 0);
   } else {
-    DART_LOG_WARN("Open MPI was initialized before DART without "
-                  "OMPI_MCA_osc set; its osc/rdma component is known to crash "
-                  "in atomics; export OMPI_MCA_osc=^rdma");
+    DART_LOG_DEBUG("Open MPI initialized by the application: windows on "
+                   "osc/rdma get DART's workarounds");
   }
 #else
   (void)mpi_already_initialized;

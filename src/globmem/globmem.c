@@ -37,7 +37,9 @@ dart_ret_t dart__globmem_team_fini(dart__team_t *team)
   if (team->segs == NULL) return DART_OK;
   dart_ret_t ret = DART_OK;
   /* Same ids on every member, visited in the same order: the collective
-   * window frees match up. */
+   * window frees match up. Registrations deregistered on some members but
+   * not yet freed are freed in their place in that order. */
+  dart__segtable_revive_retired(team->segs, dart__segment_id);
   dart__segtable_foreach(team->segs, destroy_cb, &ret);
   __atomic_store_n(&dart__segtables[team->id], NULL, __ATOMIC_RELEASE);
   dart__segtable_destroy(team->segs);
@@ -169,7 +171,7 @@ static dart_ret_t free_collective(const char *func, dart_gptr_t gptr,
               gptr.teamid, owner[seg->kind]);
     return DART_ERR_INVAL;
   }
-  return dart__segment_destroy(seg);
+  return registration ? dart__segment_retire(seg) : dart__segment_destroy(seg);
 }
 
 dart_ret_t dart_team_memfree(dart_gptr_t gptr)

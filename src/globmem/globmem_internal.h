@@ -27,6 +27,17 @@ DART__HIDDEN dart_ret_t dart__segment_create(const char *func,
  * windows. */
 DART__HIDDEN dart_ret_t dart__segment_destroy(dart__segment_t *seg);
 
+/*
+ * Deregistration, a local operation: unpublishes seg at once; its window is
+ * freed collectively later, at the first segment creation on the team at
+ * which every member has retired the same registrations (any per-unit
+ * order of deregistration works), or when the team is destroyed.
+ */
+DART__HIDDEN dart_ret_t dart__segment_retire(dart__segment_t *seg);
+
+/* seg's id (callback of dart__segtable_revive_retired). */
+DART__HIDDEN int16_t dart__segment_id(dart__segment_t *seg);
+
 /* Byte count of nelem elements of dtype (any valid type), or logs and
  * fails: bad type -> DART_ERR_INVAL, overflow -> DART_ERR_INVAL. */
 DART__HIDDEN dart_ret_t dart__globmem_bytes(const char *func, size_t nelem,

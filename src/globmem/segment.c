@@ -28,6 +28,7 @@ void dart__segtable_destroy(dart__segtable_t *t)
   for (int c = 0; c < DART__SEG_NCHUNKS; c++)
     if (t->dir[c] != t->low) free(t->dir[c]);
   for (int k = 0; k < 2; k++) free(t->space[k].freed);
+  free(t->retired);
   memset(t, 0, sizeof *t);
 }
 
@@ -91,6 +92,33 @@ void dart__segtable_release(dart__segtable_t *t, int16_t id)
     s->capfreed = cap;
   }
   s->freed[s->nfreed++] = a;
+}
+
+int dart__segtable_retire(dart__segtable_t *t, int16_t id,
+                          struct dart__segment *seg)
+{
+  if (t->nretired == t->capretired) {
+    int32_t cap = t->capretired ? 2 * t->capretired : 16;
+    struct dart__segment **r = realloc(t->retired, (size_t)cap * sizeof *r);
+    if (r == NULL) return -1;
+    t->retired = r;
+    t->capretired = cap;
+  }
+  struct dart__segment **slot = slot_of(t, id);
+  if (slot != NULL && *slot != NULL) {
+    t->live--;
+    __atomic_store_n(slot, NULL, __ATOMIC_RELEASE);
+  }
+  t->retired[t->nretired++] = seg;
+  return 0;
+}
+
+void dart__segtable_revive_retired(dart__segtable_t *t,
+                                   int16_t (*id_of)(struct dart__segment *))
+{
+  for (int32_t i = 0; i < t->nretired; i++)
+    dart__segtable_publish(t, id_of(t->retired[i]), t->retired[i]);
+  t->nretired = 0;
 }
 
 void dart__segtable_foreach(dart__segtable_t *t,

@@ -49,6 +49,10 @@ typedef struct dart__segtable {
   struct dart__segment *low[DART__SEG_CHUNK]; /* ids 0..255 */
   dart__segid_space_t space[2];
   size_t live; /* segments currently in the table */
+  /* Retired registrations: deregistered here, not yet freed on every
+   * unit. Unpublished, but their ids stay reserved until released. */
+  struct dart__segment **retired;
+  int32_t nretired, capretired;
 } dart__segtable_t;
 
 /* Biased index of a segment id: 0..65535, id 0 at 32768. */
@@ -78,6 +82,20 @@ DART__HIDDEN void dart__segtable_publish(dart__segtable_t *t, int16_t id,
  * of its kind (ids != 0), so that it is the next one reserved.
  */
 DART__HIDDEN void dart__segtable_release(dart__segtable_t *t, int16_t id);
+
+/*
+ * Unpublishes id (lookups stop finding it) without releasing the id, and
+ * keeps seg on the retired list. Returns -1 (nothing changed) if the list
+ * cannot grow.
+ */
+DART__HIDDEN int dart__segtable_retire(dart__segtable_t *t, int16_t id,
+                                       struct dart__segment *seg);
+
+/* Publishes every retired segment again under its id and empties the
+ * retired list (team destruction frees them in id order with the rest). */
+DART__HIDDEN void
+dart__segtable_revive_retired(dart__segtable_t *t,
+                              int16_t (*id_of)(struct dart__segment *));
 
 /*
  * Calls fn on every published segment, allocation ids ascending, then

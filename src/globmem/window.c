@@ -84,9 +84,27 @@ void dart__window_hints_fini(void)
   if (hints != MPI_INFO_NULL) MPI_Info_free(&hints);
 }
 
+/*
+ * Which Open MPI one-sided component carries win. Open MPI names every
+ * window after its component ("rdma window 3", "ucx window 3"; osc/sm
+ * windows have no name), which is the one place the choice shows. Atomics
+ * pick their mechanism per segment from this (onesided/mpi_atomic.c).
+ */
+static dart__osc_t window_osc(MPI_Win win)
+{
+  if (!dart__g.is_openmpi) return DART__OSC_OTHER;
+  char name[MPI_MAX_OBJECT_NAME] = "";
+  int len = 0;
+  if (MPI_Win_get_name(win, name, &len) != MPI_SUCCESS) return DART__OSC_OTHER;
+  if (strncmp(name, "rdma ", 5) == 0) return DART__OSC_OMPI_RDMA;
+  if (strncmp(name, "ucx ", 4) == 0) return DART__OSC_OMPI_UCX;
+  return DART__OSC_OTHER;
+}
+
 /* Common setup of a new RMA window: error handler and lock_all epoch. */
 static dart_ret_t open_epoch(dart__segment_t *seg)
 {
+  seg->osc = window_osc(seg->win);
   DART__MPI(MPI_Win_set_errhandler(seg->win, MPI_ERRORS_RETURN));
   DART__MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, seg->win));
   seg->locked = true;
@@ -220,14 +238,34 @@ static dart_ret_t alloc_windows(dart__segment_t *seg, size_t size)
 }
 
 /* Creates the window of a registration of size bytes at addr. */
+/*
+ * MPICH 4.0 (ch4) applies RMA on a window created over a base that is not
+ * 16-byte aligned at the base rounded down to 16 bytes: data lands before
+ * the registered memory (raw-MPI reproducer in docs/design.md). Registration
+ * windows therefore start at addr rounded down to 16 bytes (with every MPI),
+ * and displacements skip the pad. The pad bytes are never accessed: the
+ * resolver checks ranges against the registered size.
+ */
+enum { REG_WIN_ALIGN = 16 };
+
+static MPI_Aint reg_pad(const dart__segment_t *seg)
+{
+  if (seg->kind != DART__SEG_REGISTER || seg->reg_addr == NULL) return 0;
+  return (MPI_Aint)((uintptr_t)seg->reg_addr & (REG_WIN_ALIGN - 1));
+}
+
 static dart_ret_t register_window(dart__segment_t *seg, void *addr, size_t size)
 {
   void *base = (addr != NULL && size > 0) ? addr : dart__empty_portion;
-  DART__MPI(MPI_Win_create(base, (MPI_Aint)size, 1, hints, seg->team->comm,
-                           &seg->win));
-  count_window(1);
   seg->base = base;
   seg->unit_base[seg->myid] = base; /* only the owner maps user memory */
+  /* A one-unit team only ever reaches its own memory: no window (Open
+   * MPI's osc/rdma cannot even create one on a single process). */
+  if (seg->nunits == 1) return DART_OK;
+  MPI_Aint pad = reg_pad(seg);
+  DART__MPI(MPI_Win_create((char *)base - pad, (MPI_Aint)size + pad, 1, hints,
+                           seg->team->comm, &seg->win));
+  count_window(1);
   return open_epoch(seg);
 }
 
@@ -272,18 +310,24 @@ static void segment_free_memory(dart__segment_t *seg)
 typedef struct {
   uint64_t size;
   int32_t segid;
-  int32_t status; /* dart_ret_t of the member's local checks */
+  int32_t status;   /* dart_ret_t of the member's local checks     */
+  int32_t nretired; /* registrations retired here, not yet freed  */
+  int32_t disp_pad; /* window displacement of the portion start    */
 } agree_t;
 
 /*
  * Exchanges sizes, reserved ids and local status over the team. Fills the
  * size table of seg. Returns the worst status of all members (logging
  * which member failed if it was not the caller), DART_ERR_OTHER if ids
- * differ (collective calls out of order).
+ * differ (collective calls out of order). If the exchange took place,
+ * *nretired is the number of retired registrations that every member
+ * holds, or 0 if the members hold different numbers.
  */
 static dart_ret_t agree(const char *func, dart__segment_t *seg, size_t size,
-                        dart_ret_t status)
+                        dart_ret_t status, int32_t *nretired)
 {
+  seg->disp_pad = reg_pad(seg);
+  *nretired = 0;
   dart__team_t *team = seg->team;
   /* Both buffers before the exchange: a unit that cannot take part in it
    * would leave the others waiting. */
@@ -294,7 +338,8 @@ static dart_ret_t agree(const char *func, dart__segment_t *seg, size_t size,
     dart__log(DART__LOG_ERROR, func, "out of memory");
     return DART_ERR_NOMEM;
   }
-  agree_t mine = {size, seg->segid, (int32_t)status};
+  agree_t mine = {size, seg->segid, (int32_t)status, team->segs->nretired,
+                  (int32_t)seg->disp_pad};
   int rc = MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all,
                          (int)sizeof mine, MPI_BYTE, team->comm);
   if (rc != MPI_SUCCESS) {
@@ -304,7 +349,11 @@ static dart_ret_t agree(const char *func, dart__segment_t *seg, size_t size,
   }
   dart_ret_t ret = DART_OK;
   bool sym = true;
+  *nretired = all[0].nretired;
+  bool same_pad = true;
   for (int u = 0; u < team->size; u++) {
+    if (all[u].nretired != all[0].nretired) *nretired = 0;
+    same_pad = same_pad && all[u].disp_pad == all[0].disp_pad;
     seg->sizes[u] = (size_t)all[u].size;
     if (all[u].size != all[0].size) sym = false;
     if (ret != DART_OK) continue;
@@ -323,11 +372,72 @@ static dart_ret_t agree(const char *func, dart__segment_t *seg, size_t size,
     }
   }
   seg->sym_size = (size_t)all[0].size;
+  seg->disp_pad = all[0].disp_pad;
+  if (!same_pad && ret == DART_OK) {
+    seg->disp_pads = malloc((size_t)team->size * sizeof *seg->disp_pads);
+    for (int u = 0; seg->disp_pads != NULL && u < team->size; u++)
+      seg->disp_pads[u] = all[u].disp_pad;
+    /* Peers fail in the window creation that follows: not recoverable. */
+    if (seg->disp_pads == NULL) ret = DART_ERR_NOMEM;
+  }
   if (sym) {
     free(seg->sizes);
     seg->sizes = NULL;
   }
   free(all);
+  return ret;
+}
+
+static int cmp_retired(const void *a, const void *b)
+{
+  int ia = -(*(dart__segment_t *const *)a)->segid;
+  int ib = -(*(dart__segment_t *const *)b)->segid;
+  return (ia > ib) - (ia < ib);
+}
+
+/*
+ * Frees the n retired registrations of team if every member retired the
+ * same ones (collective; all members call it with the same n). Sorted by
+ * id, the lists are equal iff their element-wise maximum and minimum agree:
+ * one MPI_Allreduce(MAX) over the ids and their negations. Otherwise they
+ * stay retired until a later agreement or the team's destruction.
+ */
+static dart_ret_t collect_retired(const char *func, dart__team_t *team,
+                                  int32_t n)
+{
+  dart__segtable_t *tab = team->segs;
+  qsort(tab->retired, (size_t)n, sizeof *tab->retired, cmp_retired);
+  int32_t *k = malloc(2 * (size_t)n * sizeof *k);
+  int32_t ok = k != NULL, all_ok = 0;
+  for (int32_t i = 0; ok && i < n; i++) {
+    k[i] = tab->retired[i]->segid;
+    k[n + i] = -k[i];
+  }
+  /* Members without memory for the keys opt out of this round. */
+  int rc = MPI_Allreduce(&ok, &all_ok, 1, MPI_INT32_T, MPI_MIN, team->comm);
+  if (rc == MPI_SUCCESS && all_ok)
+    rc =
+        MPI_Allreduce(MPI_IN_PLACE, k, 2 * n, MPI_INT32_T, MPI_MAX, team->comm);
+  if (rc != MPI_SUCCESS) {
+    free(k);
+    dart__mpi_log_error(func, "MPI_Allreduce", rc);
+    return DART_ERR_OTHER;
+  }
+  bool same = all_ok;
+  for (int32_t i = 0; same && i < n; i++) same = k[i] == -k[n + i];
+  free(k);
+  if (!same) return DART_OK;
+  dart_ret_t ret = DART_OK;
+  for (int32_t i = 0; i < n; i++) {
+    dart__segment_t *seg = tab->retired[i];
+    DART_LOG_DEBUG("team %d: freeing deregistered segment %d", team->id,
+                   seg->segid);
+    dart__segtable_release(tab, seg->segid);
+    dart_ret_t r = free_windows(seg);
+    if (r != DART_OK) ret = r;
+    segment_free_memory(seg);
+  }
+  tab->nretired = 0;
   return ret;
 }
 
@@ -355,6 +465,8 @@ dart_ret_t dart__segment_create(const char *func, dart__team_t *team,
   seg->win = MPI_WIN_NULL;
   seg->shm_win = MPI_WIN_NULL;
   seg->size = size;
+  if (kind == DART__SEG_REGISTER && addr != NULL && size > 0)
+    seg->reg_addr = addr;
   if (kind != DART__SEG_REGISTER && size > max_portion() && status == DART_OK) {
     dart__log(DART__LOG_ERROR, func, "%zu bytes exceed the largest portion",
               size);
@@ -370,12 +482,25 @@ dart_ret_t dart__segment_create(const char *func, dart__team_t *team,
               team->id);
     status = DART_ERR_NOMEM;
   }
-  dart_ret_t ret = agree(func, seg, size, status);
+  int32_t nretired = 0;
+  dart_ret_t ret = agree(func, seg, size, status, &nretired);
+  if (nretired > 0) {
+    dart_ret_t r = collect_retired(func, team, nretired);
+    if (ret == DART_OK) ret = r;
+  }
   if (ret == DART_OK) {
     ret = (kind == DART__SEG_REGISTER) ? register_window(seg, addr, size)
                                        : alloc_windows(seg, size);
-    /* Atomics on the shared mapping need every unit's memory mapped here. */
-    seg->cpu_atomics = kind != DART__SEG_REGISTER && team->single_node;
+    /* Atomics on the shared mapping need every unit's memory mapped here
+     * (a one-unit team maps all of its memory). */
+    seg->cpu_atomics =
+        (kind != DART__SEG_REGISTER && team->single_node) || team->size == 1;
+  }
+  if (ret == DART_OK && !seg->cpu_atomics) {
+    /* Peers reach the caller's portion through MPI: its own accesses take
+     * the out-of-line path, which drives MPI progress (onesided/rma.c). */
+    seg->own_base = seg->base;
+    seg->unit_base[seg->myid] = NULL;
   }
   if (ret != DART_OK) {
     free_windows(seg);
@@ -396,6 +521,24 @@ dart_ret_t dart__segment_destroy(dart__segment_t *seg)
   dart_ret_t ret = free_windows(seg);
   segment_free_memory(seg);
   return ret;
+}
+
+dart_ret_t dart__segment_retire(dart__segment_t *seg)
+{
+  /* Without a window nothing is collective: free right away. */
+  if (seg->win == MPI_WIN_NULL && seg->shm_win == MPI_WIN_NULL)
+    return dart__segment_destroy(seg);
+  if (dart__segtable_retire(seg->team->segs, seg->segid, seg) != 0) {
+    DART_LOG_ERROR("out of memory retiring segment %d of team %d", seg->segid,
+                   seg->team->id);
+    return DART_ERR_NOMEM;
+  }
+  return DART_OK;
+}
+
+int16_t dart__segment_id(dart__segment_t *seg)
+{
+  return seg->segid;
 }
 
 dart_ret_t dart__segment_resolve_failed(const char *func, dart_gptr_t gptr,

@@ -19,6 +19,15 @@
  *   1/2-byte integers and long double (no native atomic of that size):
  *     get-compute-put under a per-target lock word (the first word of the
  *     target's dart_memalloc pool, taken by compare-and-swap).
+ *
+ * Open MPI's osc/rdma (the component Open MPI picks for windows over
+ * private memory when the application initialized MPI with the default
+ * settings; DART itself starts Open MPI without it) crashes in
+ * MPI_Compare_and_swap of 8-byte types over btl/vader's emulated atomics
+ * (open-mpi/ompi#7967, still in 4.1.4); 4-byte compare-and-swap, put and
+ * get work. On such windows every atomic takes the lock-word path, whose
+ * lock word is 4 bytes. The component is read per window from its name
+ * (src/globmem/window.c).
  * Emulated operations complete before they return.
  */
 #include "onesided/cpu_atomic.h"
@@ -32,10 +41,11 @@ static bool native_op(dart_operation_t op)
          op == DART_OP_BXOR || op == DART_OP_REPLACE || op == DART_OP_NO_OP;
 }
 
-/* How an op on a basic type is carried out on the MPI path. */
-static atomic_path_t atomic_path(dart_datatype_t t, size_t esz,
-                                 dart_operation_t op)
+/* How an op on a basic type is carried out on the MPI path of seg. */
+static atomic_path_t atomic_path(const dart__segment_t *seg, dart_datatype_t t,
+                                 size_t esz, dart_operation_t op)
 {
+  if (seg->osc == DART__OSC_OMPI_RDMA) return ATOMIC_LOCKED;
   if (!dart__g.is_openmpi) return ATOMIC_NATIVE;
   if (esz != 4 && esz != 8) return ATOMIC_LOCKED;
   bool fp = (t == DART_TYPE_FLOAT || t == DART_TYPE_DOUBLE);
@@ -99,23 +109,13 @@ static dart_ret_t lock_target(const char *func, const dart__target_t *t,
   return dart__segment_resolve(func, g, sizeof(int64_t), lock);
 }
 
-/* Get-compute-put of one element under the target's lock word. */
-static dart_ret_t locked_op(const char *func, const dart__target_t *t,
-                            size_t esz, const void *val, const void *cmp,
-                            void *old, dart_datatype_t dt, dart_operation_t op)
+/* Get-compute-put of one element; the caller holds the lock word. */
+static dart_ret_t locked_body(const char *func, const dart__target_t *t,
+                              size_t esz, const void *val, const void *cmp,
+                              void *old, dart_datatype_t dt,
+                              dart_operation_t op)
 {
-  dart__target_t lk = {0};
-  dart_ret_t ret = lock_target(func, t, &lk);
-  if (ret != DART_OK) return ret;
-  dart__segment_mark_mpi(lk.seg);
-  MPI_Win lw = lk.seg->win, w = t->seg->win;
-  int64_t zero = 0, mine = dart__g.myid + 1, seen = -1;
-  for (uint64_t it = 0; seen != 0; it++) {
-    if (it > 0) dart__backoff(it);
-    MPI_OR_FAIL(func, MPI_Compare_and_swap(&mine, &zero, &seen, MPI_INT64_T,
-                                           lk.unit, lk.disp, lw));
-    MPI_OR_FAIL(func, MPI_Win_flush(lk.unit, lw));
-  }
+  MPI_Win w = t->seg->win;
   _Alignas(16) char cur[16], next[16];
   MPI_OR_FAIL(func, MPI_Get(cur, (int)esz, MPI_BYTE, t->unit, t->disp, (int)esz,
                             MPI_BYTE, w));
@@ -134,11 +134,36 @@ static dart_ret_t locked_op(const char *func, const dart__target_t *t,
                               (int)esz, MPI_BYTE, w));
     MPI_OR_FAIL(func, MPI_Win_flush(t->unit, w));
   }
-  MPI_OR_FAIL(func, MPI_Fetch_and_op(&zero, &seen, MPI_INT64_T, lk.unit,
-                                     lk.disp, MPI_REPLACE, lw));
-  MPI_OR_FAIL(func, MPI_Win_flush(lk.unit, lw));
   if (old != NULL) memcpy(old, cur, esz);
   return DART_OK;
+}
+
+/*
+ * Get-compute-put of one element under the target's lock word (4 bytes,
+ * 0 = free, else the holder's global id + 1). The lock is released on
+ * every path, failures included.
+ */
+static dart_ret_t locked_op(const char *func, const dart__target_t *t,
+                            size_t esz, const void *val, const void *cmp,
+                            void *old, dart_datatype_t dt, dart_operation_t op)
+{
+  dart__target_t lk = {0};
+  dart_ret_t ret = lock_target(func, t, &lk);
+  if (ret != DART_OK) return ret;
+  dart__segment_mark_mpi(lk.seg);
+  MPI_Win lw = lk.seg->win;
+  int32_t zero = 0, mine = dart__g.myid + 1, seen = -1;
+  for (uint64_t it = 0; seen != 0; it++) {
+    if (it > 0) dart__backoff(it);
+    MPI_OR_FAIL(func, MPI_Compare_and_swap(&mine, &zero, &seen, MPI_INT32_T,
+                                           lk.unit, lk.disp, lw));
+    MPI_OR_FAIL(func, MPI_Win_flush(lk.unit, lw));
+  }
+  ret = locked_body(func, t, esz, val, cmp, old, dt, op);
+  MPI_OR_FAIL(func, MPI_Fetch_and_op(&zero, &seen, MPI_INT32_T, lk.unit,
+                                     lk.disp, MPI_REPLACE, lw));
+  MPI_OR_FAIL(func, MPI_Win_flush(lk.unit, lw));
+  return ret;
 }
 
 dart_ret_t dart__mpi_atomic(const char *func, const dart__target_t *t,
@@ -148,7 +173,7 @@ dart_ret_t dart__mpi_atomic(const char *func, const dart__target_t *t,
 {
   MPI_Win win = t->seg->win;
   size_t esz = ty->base_size;
-  atomic_path_t path = atomic_path(dt, esz, op);
+  atomic_path_t path = atomic_path(t->seg, dt, esz, op);
   dart__segment_mark_mpi(t->seg);
   if (path == ATOMIC_NATIVE && old != NULL) {
     MPI_Datatype mt =
@@ -197,7 +222,8 @@ dart_ret_t dart__mpi_cas(const char *func, const dart__target_t *t,
 {
   size_t esz = ty->base_size;
   dart__segment_mark_mpi(t->seg);
-  if (dart__g.is_openmpi && esz != 4 && esz != 8)
+  if ((dart__g.is_openmpi && esz != 4 && esz != 8) ||
+      t->seg->osc == DART__OSC_OMPI_RDMA)
     return locked_op(func, t, esz, val, cmp, old, dt, DART_OP_REPLACE);
   MPI_OR_FAIL(func, MPI_Compare_and_swap(val, cmp, old, ty->mpi_elem, t->unit,
                                          t->disp, t->seg->win));

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "onesided/onesided.h"
+#include "onesided/progress.h"
 
 typedef enum {
   MODE_NONBLOCKING, /* complete at the next flush                  */
@@ -41,10 +42,23 @@ static dart_ret_t handle_xfer(const char *func, bool put, void *buf,
 }
 
 /* MPI part of a transfer to a target that is not mapped. */
+static void copy_mapped_x(bool put, void *buf, char *target,
+                          const dart__xfer_t *x, mode_t_ mode);
+
 static dart_ret_t xfer_mpi(const char *func, bool put, void *buf,
                            const dart__target_t *t, const dart__xfer_t *x,
                            mode_t_ mode, dart_handle_t *handle)
 {
+  const dart__segment_t *seg = t->seg;
+  /* The caller's own portion of memory that peers reach through MPI
+   * (seg->own_base): a local copy after driving MPI progress, so that a
+   * unit polling its own memory lets its peers' operations complete. */
+  if (t->unit == seg->myid && seg->own_base != NULL) {
+    dart__progress_poke();
+    MPI_Aint pad = dart__segment_disp(seg, t->unit, 0);
+    copy_mapped_x(put, buf, seg->own_base + (t->disp - pad), x, mode);
+    return DART_OK;
+  }
   dart__segment_mark_mpi(t->seg);
   if (mode == MODE_HANDLE) return handle_xfer(func, put, buf, t, x, handle);
   dart_ret_t ret = dart__mpi_xfer(func, put, buf, t, x, NULL);
@@ -81,6 +95,12 @@ copy_mapped(bool put, void *buf, char *target, size_t bytes,
       DART__WEAK_FENCE(); /* the copy's loads before later accesses */
   }
   if (mode == MODE_NONBLOCKING) dart__shm_mark_pending();
+}
+
+static void copy_mapped_x(bool put, void *buf, char *target,
+                          const dart__xfer_t *x, mode_t_ mode)
+{
+  copy_mapped(put, buf, target, 0, x, mode);
 }
 
 /*

@@ -132,13 +132,15 @@ static void test_register(void)
   TEST_CHECK(g.segid < 0);
   unsigned char *p = check_collective_gptr(g, sizes[me]);
   TEST_CHECK(sizes[me] == 0 || p == mem);
-  /* Registered memory is never load/store-mapped for other units. */
+  /* Registered memory is never load/store-mapped for other units; with
+   * peers, the owner's own accesses take the path that drives MPI progress
+   * (own_base), so nothing is mapped then. */
   for (int u = 0; u < nunits; u++) {
     dart__target_t t = {0};
     dart_gptr_t o = g;
     o.unitid = u;
     TEST_OK(dart__segment_resolve("test", o, 0, &t));
-    TEST_CHECK((u == me) == (t.local != NULL));
+    TEST_CHECK((u == me && nunits == 1) == (t.local != NULL));
   }
   gm_barrier();
   exercise_collective(g, sizes);

@@ -25,11 +25,22 @@ static void test_ids(void)
   TEST_OK(dart_team_memregister(DART_TEAM_ALL, 4, DART_TYPE_INT, x, &r1));
   TEST_OK(dart_team_memregister(DART_TEAM_ALL, 4, DART_TYPE_INT, x, &r2));
   TEST_CHECK(r1.segid < 0 && r2.segid == r1.segid - 1);
+  /* Deregistration is local; with peers, the id comes back once every
+   * unit has deregistered it, collected at the next registration (a
+   * one-unit team has no window and frees at once). */
   TEST_OK(dart_team_memderegister(r1));
   TEST_OK(dart_team_memregister(DART_TEAM_ALL, 0, DART_TYPE_INT, NULL, &r3));
-  TEST_CHECK(r3.segid == r1.segid && !DART_GPTR_ISNULL(r3));
+  TEST_CHECK(!DART_GPTR_ISNULL(r3));
+  dart_gptr_t r4;
+  TEST_OK(dart_team_memregister(DART_TEAM_ALL, 1, DART_TYPE_INT, x, &r4));
+  if (nunits == 1) {
+    TEST_CHECK(r3.segid == r1.segid && r4.segid == r2.segid - 1);
+  } else {
+    TEST_CHECK(r3.segid == r2.segid - 1 && r4.segid == r1.segid);
+  }
   TEST_OK(dart_team_memderegister(r2));
   TEST_OK(dart_team_memderegister(r3));
+  TEST_OK(dart_team_memderegister(r4));
 
   /* flags live in the segment, low 8 bits are copied into the gptr */
   uint16_t f = 7;
@@ -57,6 +68,10 @@ static void test_ids(void)
 static void test_bad_collective(void)
 {
   dart_gptr_t g = DART_GPTR_NULL;
+  /* An allocation collects the registrations deregistered before. */
+  TEST_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 8, DART_TYPE_BYTE, &g));
+  TEST_OK(dart_team_memfree(g));
+  g = DART_GPTR_NULL;
   int w0 = dart__globmem_live_windows();
   TEST_EQ_RET(dart_team_memalloc_aligned(DART_TEAM_NULL, 8, DART_TYPE_BYTE, &g),
               DART_ERR_INVAL);
@@ -115,6 +130,9 @@ static void test_bad_collective(void)
   pool.unitid = me;
   TEST_EQ_RET(dart_team_memfree(pool), DART_ERR_INVAL);
   TEST_OK(dart_team_memderegister(r));
+  TEST_OK(dart_team_memfree(g));
+  /* r's window lives until the next creation collects it. */
+  TEST_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 8, DART_TYPE_BYTE, &g));
   TEST_OK(dart_team_memfree(g));
   TEST_CHECK(dart__globmem_live_windows() == w0);
 }
