@@ -2,8 +2,11 @@
  * Collective allocation latency: dart_team_memalloc_aligned +
  * dart_team_memfree on DART_TEAM_ALL versus the raw MPI_Win_allocate +
  * MPI_Win_free (and MPI_Win_allocate_shared + free) on the same processes,
- * measured in the same run. Run at 2 and 4 units (and with
- * DART_SIM_NODE_SIZE=1 / 2 for the other window schemes).
+ * measured in the same run, and dart_team_memregister +
+ * dart_team_memderegister of a buffer of the same size (deregistration is
+ * local; the window is freed at the next registration, so a loop measures
+ * the whole cycle). Run at 2 and 4 units (and with DART_SIM_NODE_SIZE=1 / 2
+ * for the other window schemes).
  *
  * Times are the best of 5 batches (the machine may be shared).
  *
@@ -58,6 +61,18 @@ static double time_dart(size_t bytes, int iters)
   return finish(t0, iters);
 }
 
+static double time_register(char *buf, size_t bytes, int iters)
+{
+  dart_gptr_t g;
+  MPI_Barrier(world);
+  double t0 = MPI_Wtime();
+  for (int i = 0; i < iters; i++) {
+    CHECK(dart_team_memregister(DART_TEAM_ALL, bytes, DART_TYPE_BYTE, buf, &g));
+    CHECK(dart_team_memderegister(g));
+  }
+  return finish(t0, iters);
+}
+
 static double time_mpi(size_t bytes, int iters, int shared)
 {
   void *base;
@@ -84,20 +99,25 @@ int main(int argc, char **argv)
   const char *sim = getenv("DART_SIM_NODE_SIZE");
   if (me == 0)
     printf("# bench_alloc: %d units, DART_SIM_NODE_SIZE=%s, %d iterations\n"
-           "# %10s %12s %14s %10s %18s\n",
+           "# %10s %12s %14s %10s %18s %14s %10s\n",
            nunits, sim ? sim : "(unset)", iters, "bytes", "dart [us]",
-           "MPI_Win_alloc", "ratio", "Win_alloc_shared");
+           "MPI_Win_alloc", "ratio", "Win_alloc_shared", "register [us]",
+           "reg/alloc");
   size_t sizes[] = {64, 4096, 1 << 20};
   for (int s = 0; s < 3; s++) {
     int batch = iters / 5 + 1;
-    double td, tm, ts = -1;
+    double td, tm, ts = -1, tr;
+    char *buf = calloc(1, sizes[s]);
+    CHECK(buf == NULL);
     time_dart(sizes[s], batch); /* warm-up */
     BEST_OF_5(td, time_dart(sizes[s], batch));
+    BEST_OF_5(tr, time_register(buf, sizes[s], batch));
+    free(buf);
     BEST_OF_5(tm, time_mpi(sizes[s], batch, 0));
     if (one_node) BEST_OF_5(ts, time_mpi(sizes[s], batch, 1));
     if (me == 0)
-      printf("  %10zu %12.1f %14.1f %10.2f %18.1f\n", sizes[s], td, tm, td / tm,
-             ts);
+      printf("  %10zu %12.1f %14.1f %10.2f %18.1f %14.1f %10.2f\n", sizes[s],
+             td, tm, td / tm, ts, tr, tr / td);
     fflush(stdout);
   }
   MPI_Comm_free(&world);
