@@ -111,17 +111,7 @@ STATIC_CHECK(DART_LOCALITY_SCOPE_CACHE == 530);
 STATIC_CHECK(DART_LOCALITY_SCOPE_CORE == 550);
 STATIC_CHECK(DART_LOCALITY_SCOPE_CPU == 600);
 STATIC_CHECK(DART_LOCALITY_HOST_MAX_SIZE == 64);
-/* Binary layout of the original DART built as C++ on x86-64 Linux (where
- * HOST_NAME_MAX is 64): programs built against it relink with this library. */
-#if defined(__x86_64__) && defined(__linux__)
-STATIC_CHECK(sizeof(dart_hwinfo_t) == 276);
-STATIC_CHECK(sizeof(dart_unit_locality_t) == 316);
-STATIC_CHECK(offsetof(dart_unit_locality_t, domain_tag) == 284);
-STATIC_CHECK(offsetof(dart_unit_locality_t, hwinfo) == 8);
-STATIC_CHECK(sizeof(dart_domain_locality_t) == 192);
-STATIC_CHECK(offsetof(dart_domain_locality_t, domain_tag) == 64);
-STATIC_CHECK(sizeof(dart_module_location_t) == 136);
-#endif
+#include "locality_abi.inc"
 STATIC_CHECK(DART_LOCALITY_DOMAIN_TAG_MAX_SIZE == 32);
 STATIC_CHECK(DART_LOCALITY_MAX_DOMAIN_SCOPES == 12);
 STATIC_CHECK(DART_LOCALITY_UNIT_MAX_CPUS == 64);
