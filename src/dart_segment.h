@@ -64,7 +64,6 @@ typedef struct dart__segment {
   bool locked;     /* win is in its lock_all epoch                   */
   void *owner;     /* dart_allocator_t owning an ALLOCATOR segment   */
   dart__osc_t osc; /* component carrying win (atomics choose by it)  */
-  void *reg_addr;  /* registered user memory (REGISTER), else NULL   */
   char *own_base;  /* caller's portion if peers reach it through MPI
                       (then unit_base[myid] is NULL), else NULL      */
 } dart__segment_t;

@@ -237,7 +237,6 @@ static dart_ret_t alloc_windows(dart__segment_t *seg, size_t size)
   return alloc_hybrid(seg, msize, size);
 }
 
-/* Creates the window of a registration of size bytes at addr. */
 /*
  * MPICH 4.0 (ch4) applies RMA on a window created over a base that is not
  * 16-byte aligned at the base rounded down to 16 bytes: data lands before
@@ -248,12 +247,13 @@ static dart_ret_t alloc_windows(dart__segment_t *seg, size_t size)
  */
 enum { REG_WIN_ALIGN = 16 };
 
-static MPI_Aint reg_pad(const dart__segment_t *seg)
+static MPI_Aint reg_pad(const void *addr, size_t size)
 {
-  if (seg->kind != DART__SEG_REGISTER || seg->reg_addr == NULL) return 0;
-  return (MPI_Aint)((uintptr_t)seg->reg_addr & (REG_WIN_ALIGN - 1));
+  if (addr == NULL || size == 0) return 0;
+  return (MPI_Aint)((uintptr_t)addr & (REG_WIN_ALIGN - 1));
 }
 
+/* Creates the window of a registration of size bytes at addr. */
 static dart_ret_t register_window(dart__segment_t *seg, void *addr, size_t size)
 {
   void *base = (addr != NULL && size > 0) ? addr : dart__empty_portion;
@@ -262,7 +262,7 @@ static dart_ret_t register_window(dart__segment_t *seg, void *addr, size_t size)
   /* A one-unit team only ever reaches its own memory: no window (Open
    * MPI's osc/rdma cannot even create one on a single process). */
   if (seg->nunits == 1) return DART_OK;
-  MPI_Aint pad = reg_pad(seg);
+  MPI_Aint pad = reg_pad(addr, size);
   DART__MPI(MPI_Win_create((char *)base - pad, (MPI_Aint)size + pad, 1, hints,
                            seg->team->comm, &seg->win));
   count_window(1);
@@ -326,7 +326,6 @@ typedef struct {
 static dart_ret_t agree(const char *func, dart__segment_t *seg, size_t size,
                         dart_ret_t status, int32_t *nretired)
 {
-  seg->disp_pad = reg_pad(seg);
   *nretired = 0;
   dart__team_t *team = seg->team;
   /* Both buffers before the exchange: a unit that cannot take part in it
@@ -465,8 +464,8 @@ dart_ret_t dart__segment_create(const char *func, dart__team_t *team,
   seg->win = MPI_WIN_NULL;
   seg->shm_win = MPI_WIN_NULL;
   seg->size = size;
-  if (kind == DART__SEG_REGISTER && addr != NULL && size > 0)
-    seg->reg_addr = addr;
+  /* This unit's window displacement of its portion, exchanged by agree. */
+  if (kind == DART__SEG_REGISTER) seg->disp_pad = reg_pad(addr, size);
   if (kind != DART__SEG_REGISTER && size > max_portion() && status == DART_OK) {
     dart__log(DART__LOG_ERROR, func, "%zu bytes exceed the largest portion",
               size);
