@@ -4,6 +4,7 @@
 #include <dash/dart/if/dart_communication.h>
 
 #include "dart_team.h"
+#include "dart_watch.h"
 
 dart_ret_t dart_barrier(dart_team_t teamid)
 {
@@ -11,9 +12,16 @@ dart_ret_t dart_barrier(dart_team_t teamid)
   /* Local stores to shared windows become visible to node peers, and
    * their stores to us, across the barrier. */
   atomic_thread_fence(memory_order_seq_cst);
+  DART__WATCH(__func__, "MPI_Ibarrier", (int)teamid, DART__WATCH_NONE,
+              DART__WATCH_NONE, ++t->coll_seq);
   MPI_Request req;
-  DART__MPI(MPI_Ibarrier(t->comm, &req));
-  DART__MPI(dart__mpi_wait(&req));
+  int rc = MPI_Ibarrier(t->comm, &req);
+  if (rc == MPI_SUCCESS) rc = dart__mpi_wait(&req);
+  dart__watch_end();
+  if (rc != MPI_SUCCESS) {
+    dart__mpi_log_error(__func__, "MPI_Ibarrier", rc);
+    return DART_ERR_OTHER;
+  }
   atomic_thread_fence(memory_order_seq_cst);
   return DART_OK;
 }

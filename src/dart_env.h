@@ -41,8 +41,11 @@ typedef enum {
     "Polls of a pending MPI request or lock flag before a waiting unit "       \
     "starts yielding its core (sched_yield, then short sleeps).")              \
   X(DART_PROGRESS, DART__ENV_STR, const char *, progress, "auto",              \
-    "Asynchronous progress for the RMA path: auto (a progress thread when "    \
-    "DART sees more than one node), thread or none.")                          \
+    "Asynchronous progress for the RMA path: auto (a progress thread as soon " \
+    "as some unit's memory is reached through MPI: a team spanning nodes, or " \
+    "a registration shared by several units), thread (from dart_init on) or "  \
+    "none. The thread needs MPI_THREAD_MULTIPLE; without it, waits inside "    \
+    "DART still drive progress.")                                              \
   X(DART_PROGRESS_INTERVAL_US, DART__ENV_INT, long, progress_interval_us,      \
     "200",                                                                     \
     "Sleep between two polls of the DART progress thread, in "                 \
@@ -55,6 +58,14 @@ typedef enum {
     "waiting loop that gives the core away), block (the blocking MPI call: "   \
     "fastest for small messages, but MPI polls the CPU) or auto (block when "  \
     "the node runs no more units than it has CPUs, else yield).")              \
+  X(DART_WATCHDOG, DART__ENV_INT, long, watchdog, "0",                         \
+    "Seconds after which a unit waiting inside one DART call prints one line " \
+    "saying what it waits for (call, team, segment, target unit, collective "  \
+    "sequence number) and keeps waiting. 0 turns the watchdog off.")           \
+  X(DART_WATCHDOG_ABORT, DART__ENV_INT, long, watchdog_abort, "0",             \
+    "With the watchdog on: seconds after which such a wait ends the job (the " \
+    "process exits with code 124 and the launcher stops the others). 0 "       \
+    "never aborts.")                                                           \
   X(DART_USE_HWLOC, DART__ENV_BOOL, int, use_hwloc, "1",                       \
     "Use hwloc for hardware locality when DART was built with it; 0 forces "   \
     "the /proc and /sys fallback.")                                            \

@@ -97,6 +97,19 @@ DART__HIDDEN int dart__mpi_allgather(const void *send, int count,
  */
 DART__HIDDEN void dart__backoff(uint64_t iteration);
 
+/*
+ * Step of a loop that polls memory (a lock word, an MCS flag) while it
+ * waits for another unit: drives the MPI progress engine, then backs off.
+ * The unit waited for may need this unit's MPI engine to finish what it
+ * does (a get from this unit's memory, an atomic on it), and polling
+ * shared memory never enters MPI by itself.
+ */
+DART__HIDDEN void dart__wait_poll(uint64_t iteration);
+
+/* Drives the MPI progress engine once (also used by the progress thread
+ * and by owners accessing memory that peers reach through MPI). */
+DART__HIDDEN void dart__progress_drive(void);
+
 /* Node topology (topology.c): fills node_of_unit / num_nodes. */
 DART__HIDDEN dart_ret_t dart__topology_init(void);
 DART__HIDDEN void dart__topology_fini(void);

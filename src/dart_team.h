@@ -26,6 +26,7 @@ typedef struct dart__team {
   int *unit_node;      /* [size] node index (global numbering)         */
   int *unit_node_rank; /* [size] rank of the unit in its node's comm   */
   bool single_node;    /* every team unit is on the caller's node      */
+  long coll_seq;       /* collectives started on the team (watchdog)   */
 
   /* Per-module state, owned and released by the modules themselves. */
   struct dart__segtable *segs;
@@ -84,9 +85,13 @@ DART__HIDDEN void dart__globmem_fini(void);
 DART__HIDDEN dart_ret_t dart__locality_init(void); /* team ALL locality */
 DART__HIDDEN void dart__locality_fini(void);
 /* True when dart_init should request MPI_THREAD_MULTIPLE for a progress
- * thread (decided before MPI_Init, from the MPI flavour and DART_PROGRESS). */
+ * thread (decided before MPI_Init, from DART_PROGRESS). */
 DART__HIDDEN bool dart__progress_wanted(void);
 DART__HIDDEN dart_ret_t dart__progress_init(void);
 DART__HIDDEN void dart__progress_fini(void);
+/* Agrees the wait policy of collectives over all units (coll_common.c). */
+DART__HIDDEN dart_ret_t dart__coll_init(void);
+/* Completes the requests of released handles (onesided/handles.c). */
+DART__HIDDEN void dart__handles_fini(void);
 
 #endif /* DART__TEAM_H */

@@ -6,6 +6,7 @@
 #include <dash/dart/if/dart_initialization.h>
 
 #include "dart_team.h"
+#include "dart_watch.h"
 
 dart__global_t dart__g = {.myid = -1, .comm = MPI_COMM_NULL};
 
@@ -79,32 +80,38 @@ static dart_ret_t dart__mpi_start(int *argc, char ***argv, int requested)
 }
 
 /* Subsystems in start order; stopped in reverse by dart__stop. */
+#define DART__STAGES 6
 static dart_ret_t dart__start_subsystems(int *stage)
 {
   dart_ret_t ret;
   if ((ret = dart__topology_init()) != DART_OK) return ret;
   *stage = 1;
-  if ((ret = dart__types_init()) != DART_OK) return ret;
-  *stage = 2;
-  if ((ret = dart__teams_init()) != DART_OK) return ret;
-  *stage = 3;
-  if ((ret = dart__globmem_init()) != DART_OK) return ret;
-  *stage = 4;
-  if ((ret = dart__locality_init()) != DART_OK) return ret;
-  *stage = 5;
+  if ((ret = dart__coll_init()) != DART_OK) return ret;
   if ((ret = dart__progress_init()) != DART_OK) return ret;
+  *stage = 2;
+  if ((ret = dart__types_init()) != DART_OK) return ret;
+  *stage = 3;
+  if ((ret = dart__teams_init()) != DART_OK) return ret;
+  *stage = 4;
+  if ((ret = dart__globmem_init()) != DART_OK) return ret;
+  *stage = 5;
+  if ((ret = dart__locality_init()) != DART_OK) return ret;
   *stage = 6;
+  dart__watch_init();
   return DART_OK;
 }
 
 static dart_ret_t dart__stop_subsystems(int stage)
 {
   dart_ret_t ret = DART_OK;
-  if (stage >= 6) dart__progress_fini();
+  dart__watch_fini();
+  /* Requests of released handles end before any window is freed. */
+  if (stage >= 5) dart__handles_fini();
   if (stage >= 5) dart__locality_fini();
   if (stage >= 4) dart__globmem_fini();
   if (stage >= 3) ret = dart__teams_fini();
   if (stage >= 2) dart__types_fini();
+  if (stage >= 2) dart__progress_fini();
   if (stage >= 1) dart__topology_fini();
   return ret;
 }
@@ -119,7 +126,8 @@ static void dart__mpi_stop(void)
   dart__g.size = 0;
 }
 
-static dart_ret_t dart__init(int *argc, char ***argv, int requested)
+static dart_ret_t dart__init(int *argc, char ***argv, int requested,
+                             bool user_threads)
 {
   if (dart__g.initialized) {
     DART_LOG_ERROR("DART is already initialized");
@@ -129,8 +137,10 @@ static dart_ret_t dart__init(int *argc, char ***argv, int requested)
   dart__init_logging();
   dart_ret_t ret = dart__mpi_start(argc, argv, requested);
   if (ret != DART_OK) return ret;
-  dart__g.multithreaded = (requested == MPI_THREAD_MULTIPLE &&
-                           dart__g.thread_level == MPI_THREAD_MULTIPLE);
+  /* MPI_THREAD_MULTIPLE asked for the progress thread alone does not make
+   * DART's own paths thread-safe (no locks in single-thread mode). */
+  dart__g.multithreaded =
+      user_threads && dart__g.thread_level == MPI_THREAD_MULTIPLE;
   dart__g.initialized = true; /* subsystems use the public API */
   int stage = 0;
   ret = dart__start_subsystems(&stage);
@@ -153,9 +163,9 @@ static dart_ret_t dart__init(int *argc, char ***argv, int requested)
 
 dart_ret_t dart_init(int *argc, char ***argv)
 {
-  return dart__init(argc, argv,
-                    dart__progress_wanted() ? MPI_THREAD_MULTIPLE
-                                            : MPI_THREAD_SINGLE);
+  return dart__init(
+      argc, argv,
+      dart__progress_wanted() ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, false);
 }
 
 dart_ret_t dart_init_thread(int *argc, char ***argv,
@@ -163,7 +173,7 @@ dart_ret_t dart_init_thread(int *argc, char ***argv,
 {
   DART__CHECK_NOTNULL(thread_safety);
   *thread_safety = DART_THREAD_SINGLE;
-  dart_ret_t ret = dart__init(argc, argv, MPI_THREAD_MULTIPLE);
+  dart_ret_t ret = dart__init(argc, argv, MPI_THREAD_MULTIPLE, true);
   if (ret == DART_OK && dart__g.multithreaded) {
     *thread_safety = DART_THREAD_MULTIPLE;
   }
@@ -174,7 +184,7 @@ dart_ret_t dart_exit(void)
 {
   DART__CHECK(dart__g.initialized, DART_ERR_OTHER, "DART is not initialized");
   dart_ret_t ret = dart_barrier(DART_TEAM_ALL);
-  dart_ret_t r2 = dart__stop_subsystems(6);
+  dart_ret_t r2 = dart__stop_subsystems(DART__STAGES);
   if (ret == DART_OK) ret = r2;
   dart__g.initialized = false;
   dart__mpi_stop();

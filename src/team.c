@@ -142,13 +142,23 @@ dart_ret_t dart__teams_fini(void)
 
 /*
  * Agrees on a new team id over the parent: the maximum of every member's
- * next id. When ids run out (they are int16_t), falls back to the lowest id
+ * next id; fails on all members with DART_ERR_INVAL if `bad` is true on
+ * any. When ids run out (they are int16_t), falls back to the lowest id
  * unused by every parent member.
  */
-static dart_ret_t dart__team_agree_id(dart__team_t *parent, int *id)
+static dart_ret_t dart__team_agree_id(dart__team_t *parent, bool bad, int *id)
 {
-  int next = dart__next_team_id;
-  DART__MPI(dart__mpi_allreduce(&next, id, 1, MPI_INT, MPI_MAX, parent->comm));
+  /* {next id, argument check failed here}: one MPI_Allreduce(MAX). */
+  int mine[2] = {dart__next_team_id, bad}, all[2];
+  DART__MPI(dart__mpi_allreduce(mine, all, 2, MPI_INT, MPI_MAX, parent->comm));
+  *id = all[0];
+  if (all[1]) {
+    if (!bad)
+      DART_LOG_ERROR("dart_team_create: the arguments were rejected on "
+                     "another unit of team %d",
+                     (int)parent->id);
+    return DART_ERR_INVAL;
+  }
   if (*id <= DART__TEAM_ID_MAX) {
     dart__next_team_id = *id + 1;
     return DART_OK;
@@ -174,21 +184,33 @@ static dart_ret_t dart__team_agree_id(dart__team_t *parent, int *id)
   return DART_OK;
 }
 
-dart_ret_t dart_team_create(dart_team_t teamid, const dart_group_t group,
-                            dart_team_t *newteam)
+/* Local checks of dart_team_create's arguments (logged). */
+static dart_ret_t team_create_check(const dart__team_t *parent,
+                                    const dart_group_t group,
+                                    dart_team_t *newteam)
 {
   DART__CHECK_NOTNULL(newteam);
-  *newteam = DART_TEAM_NULL;
-  DART__TEAM_OR_RETURN(parent, teamid);
   DART__CHECK_ARG(group != NULL, "group is NULL");
   for (size_t i = 0; i < group->n; i++) {
     int32_t g = group->ids[i];
     DART__CHECK_ARG(g >= 0 && g < dart__g.size && parent->g2l[g] >= 0,
                     "unit %d of the group is not a member of team %d", g,
-                    (int)teamid);
+                    (int)parent->id);
   }
+  return DART_OK;
+}
+
+dart_ret_t dart_team_create(dart_team_t teamid, const dart_group_t group,
+                            dart_team_t *newteam)
+{
+  if (newteam != NULL) *newteam = DART_TEAM_NULL;
+  DART__TEAM_OR_RETURN(parent, teamid);
+  /* A bad argument on one unit fails the call on all: the check's result
+   * travels with the id agreement, so nobody is left in MPI_Comm_split. */
+  dart_ret_t ret = team_create_check(parent, group, newteam);
   int id = 0;
-  dart_ret_t ret = dart__team_agree_id(parent, &id);
+  dart_ret_t agreed = dart__team_agree_id(parent, ret != DART_OK, &id);
+  if (agreed != DART_OK) return ret != DART_OK ? ret : agreed;
   if (ret != DART_OK) return ret;
   int member = dart__group_contains(group, dart__g.myid);
   MPI_Comm comm = MPI_COMM_NULL;

@@ -1,4 +1,10 @@
-/* Yielding waits: DART never monopolises a core while it waits. */
+/*
+ * Waiting, in one place: every DART loop that waits for another unit goes
+ * through dart__mpi_wait (a request: MPI_Test drives progress) or
+ * dart__wait_poll (polled memory: an explicit progress step), and both
+ * back off with dart__backoff, so DART never monopolises a core while it
+ * waits and never waits without driving MPI progress.
+ */
 #include <sched.h>
 #include <time.h>
 
@@ -25,6 +31,21 @@ void dart__backoff(uint64_t iteration)
     struct timespec ts = {0, 5000};
     nanosleep(&ts, NULL);
   }
+}
+
+void dart__progress_drive(void)
+{
+  int flag;
+  /* MPI_Iprobe runs the whole progress engine (every window included) and
+   * only looks: it receives nothing. */
+  DART__MPI_LOG(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, dart__g.comm, &flag,
+                           MPI_STATUS_IGNORE));
+}
+
+void dart__wait_poll(uint64_t iteration)
+{
+  dart__progress_drive();
+  dart__backoff(iteration);
 }
 
 int dart__mpi_wait(MPI_Request *req)

@@ -52,10 +52,14 @@ dart_ret_t dart_bcast(void *buf, size_t nelem, dart_datatype_t dtype,
                                          nelem, &team, &s);
   if (ret != DART_OK || nelem == 0) return ret;
   if (buf == NULL)
-    ret = DART__COLL_INVAL(__func__, "buf is NULL with %zu elements", nelem);
+    ret = dart__coll_standin(
+        __func__,
+        DART__COLL_INVAL(__func__, "buf is NULL with %zu elements", nelem),
+        team, DART__COLL_BCAST, s.count, s.type, s.bytes, root.id, MPI_OP_NULL);
   else
     DART__COLL_RUN(
-        ret, __func__, MPI_Bcast(buf, s.count, s.type, root.id, team->comm),
+        ret, __func__, team, DART__WATCH_NONE,
+        MPI_Bcast(buf, s.count, s.type, root.id, team->comm),
         MPI_Ibcast(buf, s.count, s.type, root.id, team->comm, &dart__req));
   dart__coll_span_free(&s);
   return ret;
@@ -85,8 +89,11 @@ dart_ret_t dart_scatter(const void *sendbuf, void *recvbuf, size_t nelem,
   if (ret == DART_OK && recvbuf == NULL)
     ret =
         DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements", nelem);
-  if (ret == DART_OK) {
-    DART__COLL_RUN(ret, __func__,
+  if (ret != DART_OK) {
+    ret = dart__coll_standin(__func__, ret, team, DART__COLL_SCATTER, s.count,
+                             s.type, s.bytes, root.id, MPI_OP_NULL);
+  } else {
+    DART__COLL_RUN(ret, __func__, team, DART__WATCH_NONE,
                    MPI_Scatter(sendbuf, s.count, s.type, recv, s.count, s.type,
                                root.id, team->comm),
                    MPI_Iscatter(sendbuf, s.count, s.type, recv, s.count, s.type,
@@ -121,8 +128,11 @@ dart_ret_t dart_gather(const void *sendbuf, void *recvbuf, size_t nelem,
     ret =
         DART__COLL_INVAL(__func__, "sendbuf is NULL with %zu elements", nelem);
   }
-  if (ret == DART_OK) {
-    DART__COLL_RUN(ret, __func__,
+  if (ret != DART_OK) {
+    ret = dart__coll_standin(__func__, ret, team, DART__COLL_GATHER, s.count,
+                             s.type, s.bytes, root.id, MPI_OP_NULL);
+  } else {
+    DART__COLL_RUN(ret, __func__, team, DART__WATCH_NONE,
                    MPI_Gather(send, s.count, s.type, recvbuf, s.count, s.type,
                               root.id, team->comm),
                    MPI_Igather(send, s.count, s.type, recvbuf, s.count, s.type,
@@ -143,13 +153,15 @@ dart_ret_t dart_allgather(const void *sendbuf, void *recvbuf, size_t nelem,
   const char *own = (const char *)recvbuf + (size_t)team->myid * s.bytes;
   const void *send = send_or_in_place(sendbuf, s.bytes, recvbuf,
                                       s.bytes * (size_t)team->size, own, true);
-  if (recvbuf == NULL) {
-    ret =
-        DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements", nelem);
-  } else if (send == NULL) {
-    ret = DART__COLL_INVAL(__func__, "sendbuf overlaps recvbuf");
+  if (recvbuf == NULL || send == NULL) {
+    ret = recvbuf == NULL
+              ? DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements",
+                                 nelem)
+              : DART__COLL_INVAL(__func__, "sendbuf overlaps recvbuf");
+    ret = dart__coll_standin(__func__, ret, team, DART__COLL_ALLGATHER, s.count,
+                             s.type, s.bytes, -1, MPI_OP_NULL);
   } else {
-    DART__COLL_RUN(ret, __func__,
+    DART__COLL_RUN(ret, __func__, team, DART__WATCH_NONE,
                    MPI_Allgather(send, s.count, s.type, recvbuf, s.count,
                                  s.type, team->comm),
                    MPI_Iallgather(send, s.count, s.type, recvbuf, s.count,
@@ -231,7 +243,7 @@ dart_ret_t dart_allgatherv(const void *sendbuf, size_t nsendelem,
     int ns = (int)nsendelem;
     MPI_Datatype t = d->mpi_inst;
     DART__COLL_RUN(
-        ret, __func__,
+        ret, __func__, team, DART__WATCH_NONE,
         MPI_Allgatherv(send, ns, t, recvbuf, icnt, idsp, t, team->comm),
         MPI_Iallgatherv(send, ns, t, recvbuf, icnt, idsp, t, team->comm,
                         &dart__req));
@@ -249,18 +261,23 @@ dart_ret_t dart_alltoall(const void *sendbuf, void *recvbuf, size_t nelem,
       dart__coll_begin(__func__, teamid, NULL, dtype, true, &team, &d);
   if (ret != DART_OK || nelem == 0) return ret;
   DART__CHECK_ARG(nelem <= INT_MAX, "nelem %zu exceeds INT_MAX", nelem);
+  int n = (int)nelem;
+  MPI_Datatype t = d->mpi_inst;
+  size_t block = nelem * d->base_size, bytes = block * (size_t)team->size;
   if (recvbuf == NULL)
-    return DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements",
-                            nelem);
-  size_t bytes = nelem * d->base_size * (size_t)team->size;
+    return dart__coll_standin(
+        __func__,
+        DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements", nelem),
+        team, DART__COLL_ALLTOALL, n, t, block, -1, MPI_OP_NULL);
   const void *send =
       send_or_in_place(sendbuf, bytes, recvbuf, bytes, recvbuf, true);
   if (send == NULL)
-    return DART__COLL_INVAL(__func__, "sendbuf overlaps recvbuf");
-  int n = (int)nelem;
-  MPI_Datatype t = d->mpi_inst;
+    return dart__coll_standin(
+        __func__, DART__COLL_INVAL(__func__, "sendbuf overlaps recvbuf"), team,
+        DART__COLL_ALLTOALL, n, t, block, -1, MPI_OP_NULL);
   DART__COLL_RUN(
-      ret, __func__, MPI_Alltoall(send, n, t, recvbuf, n, t, team->comm),
+      ret, __func__, team, DART__WATCH_NONE,
+      MPI_Alltoall(send, n, t, recvbuf, n, t, team->comm),
       MPI_Ialltoall(send, n, t, recvbuf, n, t, team->comm, &dart__req));
   return ret;
 }

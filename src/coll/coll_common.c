@@ -1,6 +1,7 @@
 /* Shared helpers of the collectives: argument checks, large counts, waits. */
 #include <inttypes.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <strings.h>
 #include <unistd.h>
 
@@ -69,16 +70,24 @@ static bool coll_decide_blocking(void)
   return coll_node_dedicated();
 }
 
-_Atomic(const int *) dart__coll_auto_for;
-_Atomic bool dart__coll_auto_block;
+bool dart__coll_auto_block;
 
-bool dart__coll_blocking_decide(void)
+/*
+ * The wait mode changes which MPI call a collective makes (MPI_Bcast or
+ * MPI_Ibcast, ...), and calls of both kinds never match on one
+ * communicator. Units may decide differently (uneven placement, mixed
+ * nodes, different environments), so the decision is agreed once over all
+ * units: blocking only if every unit chose it. Sub-teams inherit it.
+ */
+dart_ret_t dart__coll_init(void)
 {
-  bool block = coll_decide_blocking();
-  atomic_store_explicit(&dart__coll_auto_block, block, memory_order_relaxed);
-  atomic_store_explicit(&dart__coll_auto_for, dart__g.node_of_unit,
-                        memory_order_release);
-  return block;
+  int block = coll_decide_blocking();
+  DART__MPI(dart__mpi_allreduce(MPI_IN_PLACE, &block, 1, MPI_INT, MPI_LAND,
+                                dart__g.comm));
+  dart__coll_auto_block = block != 0;
+  DART_LOG_DEBUG("collectives wait by %s (agreed by all units)",
+                 block ? "blocking MPI calls" : "yielding waits");
+  return DART_OK;
 }
 
 dart_ret_t dart__coll_complete(const char *func, const char *call, int rc,
@@ -90,6 +99,64 @@ dart_ret_t dart__coll_complete(const char *func, const char *call, int rc,
     return DART_ERR_OTHER;
   }
   return DART_OK;
+}
+
+/* Starts the stand-in's MPI call of kind k (non-blocking form). */
+static int standin_start(dart__coll_kind_t k, char *a, char *b, int n,
+                         MPI_Datatype t, int root, MPI_Op op, MPI_Comm c,
+                         MPI_Request *req)
+{
+  switch (k) {
+  case DART__COLL_BCAST: return MPI_Ibcast(a, n, t, root, c, req);
+  case DART__COLL_SCATTER: return MPI_Iscatter(a, n, t, b, n, t, root, c, req);
+  case DART__COLL_GATHER: return MPI_Igather(a, n, t, b, n, t, root, c, req);
+  case DART__COLL_ALLGATHER: return MPI_Iallgather(a, n, t, b, n, t, c, req);
+  case DART__COLL_ALLTOALL: return MPI_Ialltoall(a, n, t, b, n, t, c, req);
+  case DART__COLL_ALLREDUCE: return MPI_Iallreduce(a, b, n, t, op, c, req);
+  default: return MPI_Ireduce(a, b, n, t, op, root, c, req);
+  }
+}
+
+/* The same, blocking. */
+static int standin_block(dart__coll_kind_t k, char *a, char *b, int n,
+                         MPI_Datatype t, int root, MPI_Op op, MPI_Comm c)
+{
+  switch (k) {
+  case DART__COLL_BCAST: return MPI_Bcast(a, n, t, root, c);
+  case DART__COLL_SCATTER: return MPI_Scatter(a, n, t, b, n, t, root, c);
+  case DART__COLL_GATHER: return MPI_Gather(a, n, t, b, n, t, root, c);
+  case DART__COLL_ALLGATHER: return MPI_Allgather(a, n, t, b, n, t, c);
+  case DART__COLL_ALLTOALL: return MPI_Alltoall(a, n, t, b, n, t, c);
+  case DART__COLL_ALLREDUCE: return MPI_Allreduce(a, b, n, t, op, c);
+  default: return MPI_Reduce(a, b, n, t, op, root, c);
+  }
+}
+
+dart_ret_t dart__coll_standin(const char *func, dart_ret_t err,
+                              dart__team_t *team, dart__coll_kind_t kind,
+                              int count, MPI_Datatype type, size_t block_bytes,
+                              int root, MPI_Op op)
+{
+  /* Every form fits in two buffers of one block per unit. */
+  size_t span = block_bytes * (size_t)team->size;
+  char *a = calloc(2, span > 0 ? span : 1);
+  if (a == NULL) {
+    DART__LOG_ERROR_IN(func, "out of memory for the stand-in buffers of a "
+                             "failed call: the other units may wait");
+    return err;
+  }
+  int rc;
+  if (dart__coll_blocking()) {
+    rc = standin_block(kind, a, a + span, count, type, root, op, team->comm);
+  } else {
+    MPI_Request req;
+    rc = standin_start(kind, a, a + span, count, type, root, op, team->comm,
+                       &req);
+    if (rc == MPI_SUCCESS) rc = dart__mpi_wait(&req);
+  }
+  if (rc != MPI_SUCCESS) dart__mpi_log_error(func, "stand-in collective", rc);
+  free(a);
+  return err;
 }
 
 /*

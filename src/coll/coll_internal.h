@@ -16,6 +16,7 @@
 #include "../dart_datatype.h"
 #include "../dart_mpi.h"
 #include "../dart_team.h"
+#include "../dart_watch.h"
 #include "../types/types_internal.h"
 
 #define DART__LIKELY(x) __builtin_expect(!!(x), 1)
@@ -151,26 +152,20 @@ dart__coll_begin_span(const char *func, dart_team_t teamid, const int32_t *root,
  * faster through it, but poll the CPU while they wait). AUTO defers to
  * DART_COLL_WAIT, whose own "auto" means BLOCK when this node runs no more
  * units of the job than it has online CPUs and nodes are not simulated,
- * else YIELD. dart__coll_wait_mode (default AUTO) lets tests and benchmarks
- * force a mode.
+ * else YIELD, agreed over all units (one value for the whole job).
+ * dart__coll_wait_mode (default AUTO) lets tests and benchmarks force a mode.
  */
 enum { DART__COLL_WAIT_AUTO = 0, DART__COLL_WAIT_YIELD, DART__COLL_WAIT_BLOCK };
 extern int dart__coll_wait_mode DART__HIDDEN;
 
-/* AUTO's decision and the topology table it was made for (per dart_init). */
-extern _Atomic(const int *) dart__coll_auto_for DART__HIDDEN;
-extern _Atomic bool dart__coll_auto_block DART__HIDDEN;
-DART__HIDDEN bool dart__coll_blocking_decide(void);
+/* AUTO's decision, agreed by all units in dart_init (dart__coll_init). */
+extern bool dart__coll_auto_block DART__HIDDEN;
 
 static inline bool dart__coll_blocking(void)
 {
   int mode = dart__coll_wait_mode;
-  if (mode != DART__COLL_WAIT_AUTO) return mode == DART__COLL_WAIT_BLOCK;
-  if (DART__LIKELY(
-          atomic_load_explicit(&dart__coll_auto_for, memory_order_acquire) ==
-          dart__g.node_of_unit))
-    return atomic_load_explicit(&dart__coll_auto_block, memory_order_relaxed);
-  return dart__coll_blocking_decide();
+  if (DART__LIKELY(mode == DART__COLL_WAIT_AUTO)) return dart__coll_auto_block;
+  return mode == DART__COLL_WAIT_BLOCK;
 }
 
 /*
@@ -188,21 +183,66 @@ static inline dart_ret_t dart__coll_check(const char *func, const char *call,
   return dart__coll_fail_mpi(func, call, rc);
 }
 
+/* Collectives a unit can stand in for (dart__coll_standin). */
+typedef enum {
+  DART__COLL_BCAST,
+  DART__COLL_SCATTER,
+  DART__COLL_GATHER,
+  DART__COLL_ALLGATHER,
+  DART__COLL_ALLTOALL,
+  DART__COLL_ALLREDUCE,
+  DART__COLL_REDUCE
+} dart__coll_kind_t;
+
+/*
+ * A unit whose buffers failed its local checks (NULL, overlapping) still
+ * takes part in the team's collective, with zero-filled scratch buffers
+ * (count elements of type per block, block_bytes bytes each), so that no
+ * peer waits for it forever. Returns err, the local error. Arguments that
+ * are equal on all units by contract (team, root, type, count, op) fail
+ * alike everywhere and need no stand-in.
+ */
+DART__HIDDEN dart_ret_t dart__coll_standin(const char *func, dart_ret_t err,
+                                           dart__team_t *team,
+                                           dart__coll_kind_t kind, int count,
+                                           MPI_Datatype type,
+                                           size_t block_bytes, int root,
+                                           MPI_Op op);
+
+/*
+ * Publishes a collective (team != NULL: numbered by its sequence on the
+ * team) or a send/receive with unit for the watchdog; returns the wait's
+ * sequence number.
+ */
+static inline void dart__coll_watch(const char *func, const char *what,
+                                    dart__team_t *team, int unit)
+{
+  long seq = -1;
+  if (team != NULL) seq = ++team->coll_seq;
+  DART__WATCH(func, what, team != NULL ? (int)team->id : DART__WATCH_NONE,
+              DART__WATCH_NONE, unit, seq);
+}
+
 /*
  * Runs one MPI operation as the blocking call or as the non-blocking call
  * completed by a yielding wait (see dart__coll_blocking). The non-blocking
  * call must store its request in `dart__req`. Sets ret to DART_OK or to
- * DART_ERR_OTHER (logged with the call's text).
+ * DART_ERR_OTHER (logged with the call's text). team (or NULL for
+ * send/receive, then unit names the peer) describes the wait to the
+ * watchdog.
  */
-#define DART__COLL_RUN(ret, func, blocking, nonblocking)                       \
+#define DART__COLL_RUN(ret, func, team, unit, blocking, nonblocking)           \
   do {                                                                         \
     if (dart__coll_blocking()) {                                               \
+      dart__coll_watch((func), #blocking, (team), (unit));                     \
       (ret) = dart__coll_check((func), #blocking, (blocking));                 \
     } else {                                                                   \
       MPI_Request dart__req;                                                   \
+      dart__coll_watch((func), #nonblocking, (team), (unit));                  \
       (ret) = dart__coll_complete((func), #nonblocking, (nonblocking),         \
                                   &dart__req);                                 \
     }                                                                          \
+    dart__watch_end();                                                         \
   } while (0)
 
 #endif /* DART__COLL_INTERNAL_H */

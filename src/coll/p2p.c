@@ -64,7 +64,7 @@ dart_ret_t dart_send(const void *sendbuf, size_t nelem, dart_datatype_t dtype,
       p2p_check(__func__, "sendbuf", sendbuf, nelem, dtype, tag, unit.id, &d);
   if (ret != DART_OK) return ret;
   int n = (int)nelem;
-  DART__COLL_RUN(ret, __func__,
+  DART__COLL_RUN(ret, __func__, NULL, unit.id,
                  MPI_Send(sendbuf, n, d->mpi_inst, unit.id, tag, dart__g.comm),
                  MPI_Isend(sendbuf, n, d->mpi_inst, unit.id, tag, dart__g.comm,
                            &dart__req));
@@ -79,7 +79,7 @@ dart_ret_t dart_recv(void *recvbuf, size_t nelem, dart_datatype_t dtype,
       p2p_check(__func__, "recvbuf", recvbuf, nelem, dtype, tag, unit.id, &d);
   if (ret != DART_OK) return ret;
   int n = (int)nelem;
-  DART__COLL_RUN(ret, __func__,
+  DART__COLL_RUN(ret, __func__, NULL, unit.id,
                  MPI_Recv(recvbuf, n, d->mpi_inst, unit.id, tag, dart__g.comm,
                           MPI_STATUS_IGNORE),
                  MPI_Irecv(recvbuf, n, d->mpi_inst, unit.id, tag, dart__g.comm,

@@ -115,14 +115,17 @@ dart_ret_t dart_allreduce(const void *sendbuf, void *recvbuf, size_t nelem,
       red_begin(__func__, teamid, NULL, nelem, dtype, op, &team, &r);
   if (ret != DART_OK || nelem == 0) return ret;
   if (recvbuf == NULL)
-    return DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements",
-                            nelem);
-  if (sendbuf != NULL && red_overlap(sendbuf, recvbuf, r.bytes))
-    return DART__COLL_INVAL(__func__, "sendbuf overlaps recvbuf");
+    ret =
+        DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements", nelem);
+  else if (sendbuf != NULL && red_overlap(sendbuf, recvbuf, r.bytes))
+    ret = DART__COLL_INVAL(__func__, "sendbuf overlaps recvbuf");
+  if (ret != DART_OK)
+    return dart__coll_standin(__func__, ret, team, DART__COLL_ALLREDUCE,
+                              r.count, r.type, r.bytes, -1, r.op);
   const void *send =
       (sendbuf == NULL || sendbuf == recvbuf) ? MPI_IN_PLACE : sendbuf;
   DART__COLL_RUN(
-      ret, __func__,
+      ret, __func__, team, DART__WATCH_NONE,
       MPI_Allreduce(send, recvbuf, r.count, r.type, r.op, team->comm),
       MPI_Iallreduce(send, recvbuf, r.count, r.type, r.op, team->comm,
                      &dart__req));
@@ -144,24 +147,27 @@ dart_ret_t dart_reduce(const void *sendbuf, void *recvbuf, size_t nelem,
   void *recv = recvbuf;
   if (is_root) {
     if (recvbuf == NULL)
-      return DART__COLL_INVAL(__func__,
-                              "recvbuf is NULL at root with %zu "
-                              "elements",
-                              nelem);
-    if (!in_place && red_overlap(sendbuf, recvbuf, r.bytes))
-      return DART__COLL_INVAL(__func__, "sendbuf overlaps recvbuf");
+      ret = DART__COLL_INVAL(__func__,
+                             "recvbuf is NULL at root with %zu "
+                             "elements",
+                             nelem);
+    else if (!in_place && red_overlap(sendbuf, recvbuf, r.bytes))
+      ret = DART__COLL_INVAL(__func__, "sendbuf overlaps recvbuf");
     if (in_place) send = MPI_IN_PLACE;
   } else {
     if (in_place) send = recvbuf; /* contribution is in recvbuf */
     if (send == NULL)
-      return DART__COLL_INVAL(__func__,
-                              "sendbuf and recvbuf are NULL with "
-                              "%zu elements",
-                              nelem);
+      ret = DART__COLL_INVAL(__func__,
+                             "sendbuf and recvbuf are NULL with "
+                             "%zu elements",
+                             nelem);
     recv = NULL; /* not significant at non-root units */
   }
+  if (ret != DART_OK)
+    return dart__coll_standin(__func__, ret, team, DART__COLL_REDUCE, r.count,
+                              r.type, r.bytes, root.id, r.op);
   DART__COLL_RUN(
-      ret, __func__,
+      ret, __func__, team, DART__WATCH_NONE,
       MPI_Reduce(send, recv, r.count, r.type, r.op, root.id, team->comm),
       MPI_Ireduce(send, recv, r.count, r.type, r.op, root.id, team->comm,
                   &dart__req));

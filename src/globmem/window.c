@@ -28,6 +28,8 @@
 
 #include "dart_segment.h"
 #include "globmem/globmem_internal.h"
+#include "onesided/onesided.h"
+#include "onesided/progress.h"
 
 /* Stand-in address for empty portions: resolving never yields NULL. */
 static char dart__empty_portion[16] __attribute__((aligned(16)));
@@ -500,6 +502,9 @@ dart_ret_t dart__segment_create(const char *func, dart__team_t *team,
      * the out-of-line path, which drives MPI progress (onesided/rma.c). */
     seg->own_base = seg->base;
     seg->unit_base[seg->myid] = NULL;
+    dart__progress_require(kind == DART__SEG_REGISTER
+                               ? "registration reached through MPI"
+                               : "memory on several nodes");
   }
   if (ret != DART_OK) {
     free_windows(seg);
@@ -515,6 +520,7 @@ dart_ret_t dart__segment_create(const char *func, dart__team_t *team,
 dart_ret_t dart__segment_destroy(dart__segment_t *seg)
 {
   dart__team_t *team = seg->team;
+  dart__handles_segment_freed(seg);
   /* Unpublish first: concurrent resolvers stop finding it. */
   dart__segtable_release(team->segs, seg->segid);
   dart_ret_t ret = free_windows(seg);
@@ -527,6 +533,7 @@ dart_ret_t dart__segment_retire(dart__segment_t *seg)
   /* Without a window nothing is collective: free right away. */
   if (seg->win == MPI_WIN_NULL && seg->shm_win == MPI_WIN_NULL)
     return dart__segment_destroy(seg);
+  dart__handles_segment_freed(seg);
   if (dart__segtable_retire(seg->team->segs, seg->segid, seg) != 0) {
     DART_LOG_ERROR("out of memory retiring segment %d of team %d", seg->segid,
                    seg->team->id);

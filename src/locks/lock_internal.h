@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "../dart_team.h"
+#include "../dart_watch.h"
 
 /*
  * Global state of a lock: one collective allocation holding a record of

@@ -176,8 +176,11 @@ dart_ret_t dart_lock_acquire(dart_lock_t lock)
                   (void *)lock);
   pthread_mutex_lock(&lock->mtx);
   bool granted = false;
+  DART__WATCH(__func__, "an MCS lock", (int)lock->gptr.teamid, lock->gptr.segid,
+              lock->tail_unit, -1);
   dart_ret_t ret = dart__mcs_enqueue(lock, &granted);
   if (ret == DART_OK && !granted) ret = dart__mcs_wait(lock);
+  dart__watch_end();
   if (ret != DART_OK) {
     pthread_mutex_unlock(&lock->mtx);
     return ret;

@@ -54,31 +54,28 @@ static dart_ret_t mcs_cas_tail(const struct dart_lock_struct *l, int32_t value,
 }
 
 /*
- * Drives the MPI progress engine once. Needed while polling the own record
- * through MPI atomics: Open MPI's osc/ucx serves an operation targeting the
- * caller itself without progressing operations that other units direct at
- * the caller (measured: the predecessor's hand-over then never completes
- * unless a progress thread runs); MPI_Iprobe runs the full progress loop.
- * The probe matches nothing and receives nothing.
+ * Polls word `field` of the caller's record until it (is / is not) `v`.
+ * dart__wait_poll drives the MPI progress engine while polling: Open MPI's
+ * osc/ucx serves an operation targeting the caller itself without
+ * progressing operations that other units direct at the caller (measured:
+ * the predecessor's hand-over then never completes unless something runs
+ * the full progress loop).
  */
-static void mcs_progress(void)
-{
-  int flag = 0;
-  MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, dart__g.comm, &flag,
-             MPI_STATUS_IGNORE);
-}
-
-/* Polls word `field` of the caller's record until it (is / is not) `v`. */
 static dart_ret_t mcs_spin(const struct dart_lock_struct *l, int field,
                            int32_t v, bool until_equal, int32_t *seen)
 {
+  DART__WATCH(NULL,
+              field == DART__MCS_FLAG ? "the hand-over of an MCS lock"
+                                      : "the successor of an MCS lock",
+              (int)l->gptr.teamid, l->gptr.segid, DART__WATCH_NONE, -1);
+  dart_ret_t ret;
   for (uint64_t it = 0;; it++) {
-    dart_ret_t ret = mcs_load(l, l->myid, field, seen);
-    if (ret != DART_OK) return ret;
-    if ((*seen == v) == until_equal) return DART_OK;
-    mcs_progress();
-    dart__backoff(it);
+    ret = mcs_load(l, l->myid, field, seen);
+    if (ret != DART_OK || (*seen == v) == until_equal) break;
+    dart__wait_poll(it);
   }
+  dart__watch_end();
+  return ret;
 }
 
 /*

@@ -21,6 +21,9 @@ flush_mpi(const char *func, dart__segment_t *seg, int u, flush_t kind)
 {
   int rc;
   const char *call;
+  DART__WATCH(func, "MPI_Win_flush", (int)seg->team->id, seg->segid,
+              kind == FLUSH_ONE || kind == FLUSH_LOCAL ? u : DART__WATCH_NONE,
+              -1);
   switch (kind) {
   case FLUSH_ONE:
     call = "MPI_Win_flush";
@@ -38,6 +41,7 @@ flush_mpi(const char *func, dart__segment_t *seg, int u, flush_t kind)
     call = "MPI_Win_flush_local_all";
     rc = MPI_Win_flush_local_all(seg->win);
   }
+  dart__watch_end();
   dart__shm_complete();
   if (__builtin_expect(rc != MPI_SUCCESS, 0)) {
     dart__mpi_log_error(func, call, rc);

@@ -12,16 +12,28 @@
  * behave alike. A get is complete when its request is (or, for gets that
  * have no request, after MPI_Win_flush_local). Handles are freed and nulled
  * once complete; NULL entries count as complete.
+ *
+ * Pending handles, the user's and those released by dart_handle_free, are
+ * on one list. Freeing a segment (dart_team_memfree, deregistration,
+ * allocator or team destruction, dart_exit) completes the handles on it
+ * first, so a later dart_wait on such a handle returns at once instead of
+ * calling MPI on a freed window, and released requests never outlive their
+ * window.
  */
 #include <pthread.h>
 #include <stdlib.h>
 
 #include "onesided/onesided.h"
 
+static void release(dart_handle_t h);
+
 static dart_ret_t wait_request(const char *func, MPI_Request *req)
 {
   if (*req == MPI_REQUEST_NULL) return DART_OK;
+  DART__WATCH(func, "the request of a handle", DART__WATCH_NONE,
+              DART__WATCH_NONE, DART__WATCH_NONE, -1);
   int rc = dart__mpi_wait(req);
+  dart__watch_end();
   if (rc != MPI_SUCCESS) {
     dart__mpi_log_error(func, "MPI_Wait", rc);
     return DART_ERR_OTHER;
@@ -35,6 +47,7 @@ static dart_ret_t wait_request(const char *func, MPI_Request *req)
  */
 static dart_ret_t complete(const char *func, dart_handle_t h, bool flush_put)
 {
+  if (h->win == MPI_WIN_NULL) return DART_OK; /* done when its segment went */
   if (h->put) {
     dart_ret_t ret =
         flush_put ? dart__flush_target(func, h->win, h->unit) : DART_OK;
@@ -58,7 +71,7 @@ static dart_ret_t wait_one(const char *func, dart_handle_t *handle)
   if (handle == NULL || *handle == DART_HANDLE_NULL) return DART_OK;
   dart_ret_t ret = complete(func, *handle, true);
   if (ret != DART_OK) return ret;
-  free(*handle);
+  release(*handle);
   *handle = DART_HANDLE_NULL;
   return DART_OK;
 }
@@ -96,7 +109,7 @@ static dart_ret_t wait_all(const char *func, dart_handle_t *handles, size_t n)
       ret = r;
       continue;
     }
-    free(h);
+    release(h);
     handles[i] = DART_HANDLE_NULL;
   }
   return ret;
@@ -186,76 +199,144 @@ dart_ret_t dart_testall(dart_handle_t handles[], size_t n, int32_t *is_finished)
 }
 
 /*
- * Requests of released handles. MPI rejects MPI_Request_free on RMA
- * requests (MPICH and Open MPI), so they are kept here and reaped with
- * MPI_Test whenever the list is full, and waited for at dart_exit
- * (their operations are covered by flushes in the meantime).
+ * The list of pending handles. Its mutex is only taken when the user
+ * asked for DART_THREAD_MULTIPLE; handles exist only on the MPI path,
+ * where a list update is small next to the MPI call.
  */
-static MPI_Request *orphans;
-static int norphans, cap_orphans;
-static pthread_mutex_t orphan_mutex = PTHREAD_MUTEX_INITIALIZER;
+static struct dart_handle_struct *pending;
+static int norphans;
+static pthread_mutex_t pending_mutex = PTHREAD_MUTEX_INITIALIZER;
 
-/* Drops completed orphans (orphan_mutex held). */
+static void list_lock(void)
+{
+  if (dart__g.multithreaded) pthread_mutex_lock(&pending_mutex);
+}
+
+static void list_unlock(void)
+{
+  if (dart__g.multithreaded) pthread_mutex_unlock(&pending_mutex);
+}
+
+/* Removes h from the list (lock held). */
+static void unlink_handle(dart_handle_t h)
+{
+  if (!h->linked) return;
+  if (h->prev != NULL)
+    h->prev->next = h->next;
+  else
+    pending = h->next;
+  if (h->next != NULL) h->next->prev = h->prev;
+  h->linked = false;
+  if (h->orphan) norphans--;
+}
+
+void dart__handles_track(dart_handle_t h)
+{
+  h->orphan = false;
+  list_lock();
+  h->prev = NULL;
+  h->next = pending;
+  if (pending != NULL) pending->prev = h;
+  pending = h;
+  h->linked = true;
+  list_unlock();
+}
+
+static void release(dart_handle_t h)
+{
+  list_lock();
+  unlink_handle(h);
+  list_unlock();
+  free(h);
+}
+
+/* Frees released handles whose request is done (lock held). */
 static int reap_orphans(void)
 {
-  int k = 0, rc = MPI_SUCCESS;
-  for (int i = 0; i < norphans; i++) {
+  int rc = MPI_SUCCESS;
+  for (dart_handle_t h = pending, next; h != NULL; h = next) {
+    next = h->next;
+    if (!h->orphan) continue;
     int done = 0;
-    if (rc == MPI_SUCCESS) rc = MPI_Test(&orphans[i], &done, MPI_STATUS_IGNORE);
-    if (!done) orphans[k++] = orphans[i];
+    if (rc == MPI_SUCCESS) rc = MPI_Test(&h->req, &done, MPI_STATUS_IGNORE);
+    if (done) {
+      unlink_handle(h);
+      free(h);
+    }
   }
-  norphans = k;
   return rc;
 }
 
-static dart_ret_t adopt_orphan(MPI_Request req)
+/* Completes every listed handle for which match(h, arg) holds: released
+ * handles are freed, the user's marked complete (lock held). */
+static void complete_matching(const char *func,
+                              bool (*match)(dart_handle_t, const void *),
+                              const void *arg)
 {
-  dart_ret_t ret = DART_OK;
-  pthread_mutex_lock(&orphan_mutex);
-  if (norphans == cap_orphans && norphans > 0) {
-    int rc = reap_orphans();
-    if (rc != MPI_SUCCESS) {
-      dart__mpi_log_error("dart_handle_free", "MPI_Test", rc);
-      ret = DART_ERR_OTHER;
+  for (dart_handle_t h = pending, next; h != NULL; h = next) {
+    next = h->next;
+    if (!match(h, arg)) continue;
+    unlink_handle(h);
+    if (complete(func, h, true) != DART_OK)
+      DART_LOG_WARN("a pending transfer failed while its memory was freed");
+    if (h->orphan) {
+      free(h);
+    } else {
+      h->req = MPI_REQUEST_NULL;
+      h->win = MPI_WIN_NULL;
     }
   }
-  if (norphans == cap_orphans) {
-    int cap = cap_orphans ? 2 * cap_orphans : 64;
-    MPI_Request *o = realloc(orphans, (size_t)cap * sizeof *o);
-    if (o != NULL) {
-      orphans = o;
-      cap_orphans = cap;
-    }
-  }
-  if (norphans < cap_orphans)
-    orphans[norphans++] = req;
-  else
-    ret = DART_ERR_NOMEM; /* request leaks; operation still completes */
-  pthread_mutex_unlock(&orphan_mutex);
-  return ret;
+}
+
+static bool on_segment(dart_handle_t h, const void *seg)
+{
+  return h->seg == seg;
+}
+
+static bool any_handle(dart_handle_t h, const void *arg)
+{
+  (void)h;
+  (void)arg;
+  return true;
+}
+
+void dart__handles_segment_freed(const void *seg)
+{
+  list_lock();
+  if (pending != NULL) complete_matching(__func__, on_segment, seg);
+  list_unlock();
 }
 
 void dart__handles_fini(void)
 {
-  pthread_mutex_lock(&orphan_mutex);
-  for (int i = 0; i < norphans; i++) {
-    int rc = dart__mpi_wait(&orphans[i]);
-    if (rc != MPI_SUCCESS) dart__mpi_log_error(__func__, "MPI_Wait", rc);
-  }
-  free(orphans);
-  orphans = NULL;
-  norphans = cap_orphans = 0;
-  pthread_mutex_unlock(&orphan_mutex);
+  list_lock();
+  complete_matching(__func__, any_handle, NULL);
+  norphans = 0;
+  list_unlock();
 }
 
 dart_ret_t dart_handle_free(dart_handle_t *handle)
 {
   if (handle == NULL || *handle == DART_HANDLE_NULL) return DART_OK;
   dart_handle_t h = *handle;
-  /* The operation still completes; later flushes cover it. */
-  dart_ret_t ret = DART_OK;
-  if (h->req != MPI_REQUEST_NULL) ret = adopt_orphan(h->req);
-  free(h);
   *handle = DART_HANDLE_NULL;
+  /* A transfer without request is covered by later flushes and by the
+   * free of its window; one with a request stays listed until done. */
+  if (h->req == MPI_REQUEST_NULL || !h->linked) {
+    release(h);
+    return DART_OK;
+  }
+  dart_ret_t ret = DART_OK;
+  list_lock();
+  h->orphan = true;
+  /* Reap now and then, so the list stays short. */
+  if (++norphans >= 64) {
+    int rc = reap_orphans();
+    if (rc != MPI_SUCCESS) {
+      dart__mpi_log_error(__func__, "MPI_Test", rc);
+      ret = DART_ERR_OTHER;
+    }
+  }
+  list_unlock();
   return ret;
 }

@@ -153,12 +153,21 @@ static dart_ret_t locked_op(const char *func, const dart__target_t *t,
   dart__segment_mark_mpi(lk.seg);
   MPI_Win lw = lk.seg->win;
   int32_t zero = 0, mine = dart__g.myid + 1, seen = -1;
+  DART__WATCH(func, "the lock word of emulated atomics", (int)DART_TEAM_ALL, 0,
+              lk.unit, -1);
   for (uint64_t it = 0; seen != 0; it++) {
-    if (it > 0) dart__backoff(it);
-    MPI_OR_FAIL(func, MPI_Compare_and_swap(&mine, &zero, &seen, MPI_INT32_T,
-                                           lk.unit, lk.disp, lw));
-    MPI_OR_FAIL(func, MPI_Win_flush(lk.unit, lw));
+    /* The holder may need this unit's MPI engine for its get or put (the
+     * lock word may sit in shared memory, whose CAS never enters MPI). */
+    if (it > 0) dart__wait_poll(it);
+    int rc = MPI_Compare_and_swap(&mine, &zero, &seen, MPI_INT32_T, lk.unit,
+                                  lk.disp, lw);
+    if (rc == MPI_SUCCESS) rc = MPI_Win_flush(lk.unit, lw);
+    if (rc != MPI_SUCCESS) {
+      dart__watch_end();
+      return mpi_fail(func, "MPI_Compare_and_swap on the lock word", rc);
+    }
   }
+  dart__watch_end();
   ret = locked_body(func, t, esz, val, cmp, old, dt, op);
   MPI_OR_FAIL(func, MPI_Fetch_and_op(&zero, &seen, MPI_INT32_T, lk.unit,
                                      lk.disp, MPI_REPLACE, lw));

@@ -18,6 +18,7 @@
 
 #include "dart_datatype.h"
 #include "dart_segment.h"
+#include "dart_watch.h"
 
 /*
  * Full fence: orders direct stores/loads on shared memory with the
@@ -233,25 +234,39 @@ DART__HIDDEN dart_ret_t dart__mpi_cas(const char *func, const dart__target_t *t,
                                       void *old, const dart__type_t *ty,
                                       dart_datatype_t dt);
 
-/* Handle of a transfer on the MPI path. */
+/*
+ * Handle of a transfer on the MPI path. Every handle whose operation may
+ * still be pending is on a process-wide list (handles.c), so that freeing
+ * its segment completes it first: a handle never touches a freed window.
+ */
 struct dart_handle_struct {
   MPI_Request req; /* request of the transfer, MPI_REQUEST_NULL once done */
-  MPI_Win win;
-  int unit;      /* target rank in win                                  */
-  bool put;      /* remote completion needs a flush                     */
-  bool by_flush; /* chunked transfer without request: complete locally
-                    by MPI_Win_flush_local                              */
+  MPI_Win win;     /* MPI_WIN_NULL once completed by its segment's free   */
+  int unit;        /* target rank in win                                  */
+  bool put;        /* remote completion needs a flush                     */
+  bool by_flush;   /* chunked transfer without request: complete locally
+                      by MPI_Win_flush_local                              */
+  bool orphan;     /* released by dart_handle_free, still pending         */
+  bool linked;     /* on the list of pending handles                      */
+  const void *seg; /* segment of the target                               */
+  struct dart_handle_struct *prev, *next;
 };
 
-/* Waits for the requests of handles released by dart_handle_free (at
- * dart_exit, before windows are freed). */
-DART__HIDDEN void dart__handles_fini(void);
+/* Puts a new handle on the list of pending handles. */
+DART__HIDDEN void dart__handles_track(dart_handle_t h);
+
+/* Completes every handle on seg (its memory is about to be freed);
+ * released ones are freed, the user's are marked complete. */
+DART__HIDDEN void dart__handles_segment_freed(const void *seg);
 
 /* MPI window flush helpers (mark nothing, just complete). */
 static inline dart_ret_t dart__flush_target(const char *func, MPI_Win win,
                                             int unit)
 {
+  DART__WATCH(func, "MPI_Win_flush", DART__WATCH_NONE, DART__WATCH_NONE, unit,
+              -1);
   int rc = MPI_Win_flush(unit, win);
+  dart__watch_end();
   if (__builtin_expect(rc != MPI_SUCCESS, 0)) {
     dart__mpi_log_error(func, "MPI_Win_flush", rc);
     return DART_ERR_OTHER;

@@ -3,20 +3,28 @@
  *
  * A passive-target operation may need the target process to enter MPI:
  * MPICH (ch4:ucx) completes RMA by active messages handled there, and Open
- * MPI's osc/ucx over UCX's shared-memory/TCP transports was measured to
- * leave flushed puts and atomics undelivered while the target computes
- * outside MPI (tests/onesided/test_handles, test_progress). A unit busy
- * outside DART would stall everybody accessing its memory. The progress
- * thread sleeps DART_PROGRESS_INTERVAL_US between polls of the MPI engine
- * (MPI_Iprobe on a private communicator), so such operations complete
- * within about one interval.
+ * MPI's osc/ucx and osc/pt2pt were measured to leave flushed puts and
+ * atomics undelivered while the target computes outside MPI
+ * (tests/onesided/test_progress). A unit busy outside DART would stall
+ * everybody accessing its memory.
  *
- * DART_PROGRESS=auto (default) starts it only where RMA goes through MPI
- * between processes: more than one node in DART's view (DART_SIM_NODE_SIZE
- * counts); on one node all traffic of allocated memory is load/store.
- * "thread" always starts it, "none" never. The thread needs
- * MPI_THREAD_MULTIPLE: dart_init asks for it when dart__progress_wanted()
- * says so (decided before MPI_Init from the launcher's environment).
+ * The rule (docs/design.md 5.4):
+ *  1. Every DART loop that waits for another unit drives the MPI progress
+ *     engine (MPI_Test on its request, or dart__wait_poll in src/wait.c), so
+ * two units waiting on each other inside DART always progress each other.
+ *  2. The owner of memory that peers reach through MPI drives progress when
+ *     it accesses that memory itself (dart__progress_poke), so a unit
+ *     polling its own flag lets the peer's put complete.
+ *  3. A progress thread covers a target that is away from DART: it sleeps
+ *     DART_PROGRESS_INTERVAL_US between MPI_Iprobe calls. With
+ *     DART_PROGRESS=auto it starts when the first segment whose memory some
+ *     unit reaches through MPI is created (a team spanning nodes, or a
+ *     registration on a team of several units, node peers included);
+ *     "thread" starts it at dart_init, "none" never.
+ * The thread needs MPI_THREAD_MULTIPLE: dart_init asks for it unless
+ * DART_PROGRESS=none. If the application initialized MPI below that level,
+ * rules 1 and 2 still hold; only a target that stays away from DART for a
+ * long time delays the operations directed at it.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -33,7 +41,8 @@ typedef enum { PROGRESS_AUTO, PROGRESS_THREAD, PROGRESS_NONE } progress_mode_t;
 static pthread_t progress_thread;
 static bool progress_running;
 static int progress_stop;
-static MPI_Comm progress_comm = MPI_COMM_NULL;
+static bool progress_allowed; /* mode and thread level permit the thread */
+static pthread_mutex_t progress_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 static progress_mode_t parse_mode(const char *s)
 {
@@ -45,39 +54,9 @@ static progress_mode_t parse_mode(const char *s)
   return PROGRESS_AUTO;
 }
 
-static long env_long(const char *name)
-{
-  const char *s = getenv(name);
-  return s ? strtol(s, NULL, 10) : -1;
-}
-
-/* First set variable of a list, as a number; -1 if none is set. */
-static long env_first(const char *a, const char *b)
-{
-  long v = env_long(a);
-  return v >= 0 ? v : env_long(b);
-}
-
-/* Guess before MPI_Init whether the job spans nodes in DART's view, from
- * the launcher's environment (MPICH's Hydra, Open MPI's mpirun); true when
- * unknown. */
-static bool may_span_nodes(void)
-{
-  long size = env_first("PMI_SIZE", "OMPI_COMM_WORLD_SIZE");
-  long local = env_first("MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE");
-  long sim = env_long("DART_SIM_NODE_SIZE");
-  if (size <= 0 || local <= 0) return true;
-  if (sim > 0 && size > sim) return true;
-  return local < size;
-}
-
 bool dart__progress_wanted(void)
 {
-  switch (parse_mode(getenv("DART_PROGRESS"))) {
-  case PROGRESS_NONE: return false;
-  case PROGRESS_THREAD: return true;
-  default: return may_span_nodes();
-  }
+  return parse_mode(getenv("DART_PROGRESS")) != PROGRESS_NONE;
 }
 
 static void *progress_main(void *arg)
@@ -88,57 +67,66 @@ static void *progress_main(void *arg)
   struct timespec ts = {.tv_sec = us / 1000000,
                         .tv_nsec = (us % 1000000) * 1000};
   while (!__atomic_load_n(&progress_stop, __ATOMIC_ACQUIRE)) {
-    int flag;
-    DART__MPI_LOG(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, progress_comm, &flag,
-                             MPI_STATUS_IGNORE));
+    dart__progress_drive();
     nanosleep(&ts, NULL);
   }
   return NULL;
 }
 
-dart_ret_t dart__progress_init(void)
+/* Starts the thread (progress_mutex held). */
+static void start_thread(const char *why)
 {
-  progress_mode_t mode = parse_mode(dart__env.progress);
-  bool want = mode == PROGRESS_THREAD ||
-              (mode == PROGRESS_AUTO && dart__g.num_nodes > 1);
-  if (!want) {
-    DART_LOG_DEBUG("no progress thread (DART_PROGRESS=%s, %d node(s))",
-                   dart__env.progress, dart__g.num_nodes);
-    return DART_OK;
-  }
-  if (dart__g.thread_level < MPI_THREAD_MULTIPLE) {
-    DART_LOG_WARN("progress thread needs MPI_THREAD_MULTIPLE (MPI provides "
-                  "level %d): RMA to a unit busy outside DART waits for it",
-                  dart__g.thread_level);
-    return DART_OK;
-  }
-  /* A communicator of its own. Not a duplicate of MPI_COMM_SELF: MPICH
-   * answers probes on single-process communicators without polling the
-   * network. All units reach this point alike (same environment, same
-   * node count), so the collective dup matches up. */
-  DART__MPI(MPI_Comm_dup(dart__g.comm, &progress_comm));
+  if (progress_running || !progress_allowed) return;
   __atomic_store_n(&progress_stop, 0, __ATOMIC_RELEASE);
   int rc = pthread_create(&progress_thread, NULL, progress_main, NULL);
   if (rc != 0) {
-    DART_LOG_ERROR("cannot start the progress thread (error %d)", rc);
-    DART__MPI_LOG(MPI_Comm_free(&progress_comm));
-    return DART_ERR_OTHER;
+    DART_LOG_WARN("cannot start the progress thread (error %d)", rc);
+    progress_allowed = false;
+    return;
   }
   progress_running = true;
-  DART_LOG_DEBUG("progress thread started, interval %ld us",
+  DART_LOG_DEBUG("progress thread started (%s), interval %ld us", why,
                  dart__env.progress_interval_us);
+}
+
+dart_ret_t dart__progress_init(void)
+{
+  progress_mode_t mode = parse_mode(dart__env.progress);
+  progress_allowed = mode != PROGRESS_NONE;
+  if (progress_allowed && dart__g.thread_level < MPI_THREAD_MULTIPLE) {
+    /* Probing from a second thread would break the MPI's rules. */
+    DART_LOG_DEBUG("no progress thread: MPI thread level %d; waits in DART "
+                   "drive progress",
+                   dart__g.thread_level);
+    progress_allowed = false;
+  }
+  if (mode == PROGRESS_THREAD) {
+    pthread_mutex_lock(&progress_mutex);
+    start_thread("DART_PROGRESS=thread");
+    pthread_mutex_unlock(&progress_mutex);
+  }
   return DART_OK;
+}
+
+void dart__progress_require(const char *why)
+{
+  if (__atomic_load_n(&progress_running, __ATOMIC_ACQUIRE) || !progress_allowed)
+    return;
+  pthread_mutex_lock(&progress_mutex);
+  start_thread(why);
+  pthread_mutex_unlock(&progress_mutex);
 }
 
 void dart__progress_fini(void)
 {
-  /* Runs first at dart_exit: requests of released handles end here. */
-  dart__handles_fini();
-  if (!progress_running) return;
-  __atomic_store_n(&progress_stop, 1, __ATOMIC_RELEASE);
-  pthread_join(progress_thread, NULL);
-  progress_running = false;
-  DART__MPI_LOG(MPI_Comm_free(&progress_comm));
+  pthread_mutex_lock(&progress_mutex);
+  if (progress_running) {
+    __atomic_store_n(&progress_stop, 1, __ATOMIC_RELEASE);
+    pthread_join(progress_thread, NULL);
+    progress_running = false;
+  }
+  progress_allowed = false;
+  pthread_mutex_unlock(&progress_mutex);
 }
 
 void dart__progress_poke(void)
@@ -148,10 +136,7 @@ void dart__progress_poke(void)
   static unsigned calls;
   unsigned n = __atomic_load_n(&calls, __ATOMIC_RELAXED);
   __atomic_store_n(&calls, n + 1, __ATOMIC_RELAXED);
-  if ((n & 7) != 0) return;
-  int flag;
-  DART__MPI_LOG(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, dart__g.comm, &flag,
-                           MPI_STATUS_IGNORE));
+  if ((n & 7) == 0) dart__progress_drive();
 }
 
 /* For tests and diagnostics: is the progress thread running? */

@@ -19,4 +19,11 @@ DART__HIDDEN bool dart__progress_active(void);
  */
 DART__HIDDEN void dart__progress_poke(void);
 
+/*
+ * A segment whose memory some unit reaches through MPI exists: starts the
+ * progress thread unless it runs, DART_PROGRESS=none, or MPI lacks
+ * MPI_THREAD_MULTIPLE. Local (no communication); why is logged.
+ */
+DART__HIDDEN void dart__progress_require(const char *why);
+
 #endif /* DART__ONESIDED_PROGRESS_H */

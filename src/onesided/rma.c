@@ -37,6 +37,8 @@ static dart_ret_t handle_xfer(const char *func, bool put, void *buf,
     return ret;
   }
   h->by_flush = (h->req == MPI_REQUEST_NULL);
+  h->seg = t->seg;
+  dart__handles_track(h);
   *handle = h;
   return DART_OK;
 }

@@ -1,8 +1,10 @@
 /*
  * Progress: unit 0 sleeps, then computes, outside DART while the others
- * put, get and atomically update its memory. Every operation must finish
- * in bounded time (well before the target comes back), which on the MPI
- * path needs the DART progress thread.
+ * put, get and atomically update its memory, allocated and registered.
+ * Every operation must finish in bounded time (well before the target
+ * comes back), which on the MPI path needs the DART progress thread; node
+ * peers reach registered memory through MPI too. The worst single
+ * operation is printed (measured: well under 10 ms).
  */
 #include <unistd.h>
 
@@ -59,13 +61,9 @@ static double accesses(dart_gptr_t g, int phase)
   return worst;
 }
 
-int main(int argc, char **argv)
+/* One round of both phases on memory g (mine: unit 0's portion). */
+static void run(dart_gptr_t g, long *mine, const char *kind)
 {
-  os_init(&argc, &argv);
-  dart_gptr_t g;
-  TEST_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, (SLOTS + 8) * sizeof(long),
-                                     DART_TYPE_BYTE, &g));
-  long *mine = os_local(g);
   memset(mine, 0, (SLOTS + 8) * sizeof(long));
   os_barrier();
   const double away = 3.0;
@@ -79,12 +77,12 @@ int main(int argc, char **argv)
       double worst = accesses(g, phase);
       double total = os_now() - t0;
       TEST_CHECK_MSG(total < away / 2,
-                     "phase %d: accesses took %.3f s (worst op %.3f s) "
+                     "%s, phase %d: accesses took %.3f s (worst op %.3f s) "
                      "while the target was away",
-                     phase, total, worst);
+                     kind, phase, total, worst);
       if (me == 1)
-        printf("  phase %d: all accesses %.4f s, worst op %.4f s\n", phase,
-               total, worst);
+        printf("  %s, phase %d: all accesses %.4f s, worst op %.4f s\n", kind,
+               phase, total, worst);
     }
     os_barrier();
     if (me == 0) {
@@ -93,7 +91,22 @@ int main(int argc, char **argv)
     }
   }
   os_barrier();
+}
+
+int main(int argc, char **argv)
+{
+  os_init(&argc, &argv);
+  const size_t bytes = (SLOTS + 8) * sizeof(long);
+  dart_gptr_t g;
+  TEST_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, bytes, DART_TYPE_BYTE, &g));
+  run(g, os_local(g), "allocated");
   TEST_OK(dart_team_memfree(g));
+  long *buf = calloc(1, bytes);
+  TEST_CHECK(buf != NULL);
+  TEST_OK(dart_team_memregister(DART_TEAM_ALL, bytes, DART_TYPE_BYTE, buf, &g));
+  run(g, buf, "registered");
+  TEST_OK(dart_team_memderegister(g));
+  free(buf);
   TEST_OK(dart_exit());
   if (me == 0) printf("test_progress: OK (%d units)\n", nunits);
   return 0;

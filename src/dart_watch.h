@@ -1,0 +1,61 @@
+/*
+ * Internal: what each thread is waiting for, and the watchdog that reports
+ * waits that last too long (DART_WATCHDOG, watch.c).
+ *
+ * Every place where DART may wait for another unit (a collective, a flush,
+ * a request, a lock hand-over, the lock word of an emulated atomic) brackets
+ * the wait with dart__watch_begin / dart__watch_end. With the watchdog off
+ * (the default) that is one predictable branch on a global flag. With it
+ * on, the thread publishes a record in its own slot; a separate watchdog
+ * thread, which never calls MPI, prints one line per wait that outlives
+ * DART_WATCHDOG seconds and may end the job after DART_WATCHDOG_ABORT.
+ *
+ * Waits nest (dart_lock_acquire -> atomic -> flush): the outermost call
+ * names the public function, the team and the collective sequence number
+ * and starts the clock; inner waits refine what is waited for.
+ */
+#ifndef DART__WATCH_H
+#define DART__WATCH_H
+
+#include <stdbool.h>
+
+#include "dart_log.h"
+
+/* Nothing known for an int field of a wait record. */
+#define DART__WATCH_NONE (-32768)
+
+typedef struct {
+  const char *call; /* public function, NULL: keep the outer one       */
+  const char *what; /* MPI call or condition waited for                 */
+  int team;         /* team id or DART__WATCH_NONE                      */
+  int seg;          /* segment id or DART__WATCH_NONE                   */
+  int unit;         /* target unit (team-relative) or DART__WATCH_NONE  */
+  long seq;         /* collective sequence number on team, or -1        */
+} dart__watch_info_t;
+
+/* True while the watchdog runs (DART_WATCHDOG > 0). */
+extern bool dart__watch_on DART__HIDDEN;
+
+DART__HIDDEN void dart__watch_enter(const dart__watch_info_t *info);
+DART__HIDDEN void dart__watch_leave(void);
+
+static inline void dart__watch_begin(const dart__watch_info_t *info)
+{
+  if (__builtin_expect(dart__watch_on, 0)) dart__watch_enter(info);
+}
+
+static inline void dart__watch_end(void)
+{
+  if (__builtin_expect(dart__watch_on, 0)) dart__watch_leave();
+}
+
+/* Begins a wait described field by field (see dart__watch_info_t). */
+#define DART__WATCH(call_, what_, team_, seg_, unit_, seq_)                    \
+  dart__watch_begin(&(dart__watch_info_t){(call_), (what_), (team_), (seg_),   \
+                                          (unit_), (seq_)})
+
+/* Starts / stops the watchdog thread (dart_init / dart_exit). */
+DART__HIDDEN void dart__watch_init(void);
+DART__HIDDEN void dart__watch_fini(void);
+
+#endif /* DART__WATCH_H */
