@@ -110,6 +110,10 @@ DART__HIDDEN void dart__wait_poll(uint64_t iteration);
  * and by owners accessing memory that peers reach through MPI). */
 DART__HIDDEN void dart__progress_drive(void);
 
+/* Open MPI 4.x: shared-memory backing files named per process instead of
+ * per communicator id (ompi_shm_names.c; call before any window exists). */
+DART__HIDDEN void dart__ompi_unique_shm_names(void);
+
 /* Node topology (topology.c): fills node_of_unit / num_nodes. */
 DART__HIDDEN dart_ret_t dart__topology_init(void);
 DART__HIDDEN void dart__topology_fini(void);

@@ -72,6 +72,7 @@ static dart_ret_t dart__mpi_start(int *argc, char ***argv, int requested)
   int len = 0;
   DART__MPI(MPI_Get_library_version(version, &len));
   dart__g.is_openmpi = strstr(version, "Open MPI") != NULL;
+  if (dart__g.is_openmpi) dart__ompi_unique_shm_names();
   DART__MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dart__g.comm));
   DART__MPI(MPI_Comm_set_errhandler(dart__g.comm, MPI_ERRORS_RETURN));
   DART__MPI(MPI_Comm_rank(dart__g.comm, &dart__g.myid));
