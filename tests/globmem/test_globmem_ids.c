@@ -20,7 +20,7 @@ static void test_ids(void)
   TEST_OK(dart_team_memfree(a));
   TEST_OK(dart_team_memfree(c));
   TEST_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 8, DART_TYPE_BYTE, &a));
-  TEST_CHECK(a.segid == c.segid); /* most recently freed first */
+  TEST_CHECK(a.segid == c.segid - 1); /* lowest freed id first */
   int x[4];
   TEST_OK(dart_team_memregister(DART_TEAM_ALL, 4, DART_TYPE_INT, x, &r1));
   TEST_OK(dart_team_memregister(DART_TEAM_ALL, 4, DART_TYPE_INT, x, &r2));

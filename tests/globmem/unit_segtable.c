@@ -46,13 +46,13 @@ static void test_ids(void)
   TEST_CHECK(dart__segtable_get(&t, 0) == SEG(5));
   TEST_CHECK(dart__segtable_get(&t, 3) == NULL);
 
-  /* Most recently freed first. */
-  dart__segtable_release(&t, 1);
+  /* Lowest freed first, whatever the order of the frees. */
   dart__segtable_release(&t, 2);
+  dart__segtable_release(&t, 1);
   TEST_CHECK(dart__segtable_get(&t, 1) == NULL &&
              dart__segtable_get(&t, 2) == NULL);
-  TEST_CHECK(dart__segtable_reserve(&t, DART__SEGID_ALLOC) == 2);
   TEST_CHECK(dart__segtable_reserve(&t, DART__SEGID_ALLOC) == 1);
+  TEST_CHECK(dart__segtable_reserve(&t, DART__SEGID_ALLOC) == 2);
   TEST_CHECK(dart__segtable_reserve(&t, DART__SEGID_ALLOC) == 3);
   dart__segtable_release(&t, -1);
   TEST_CHECK(dart__segtable_reserve(&t, DART__SEGID_REG) == -1);
