@@ -56,16 +56,19 @@ typedef struct dart__segment {
   dart__seg_kind_t kind;
   uint16_t flags; /* dart_gptr_setflags word (local copy)           */
   dart__team_t *team;
-  MPI_Win shm_win; /* separate shared-memory window on the node comm,
-                      MPI_WIN_NULL if none or if win is itself shared */
-  char *base;      /* caller's portion                               */
-  size_t size;     /* caller's portion size in bytes                 */
-  void *mpi_mem;   /* MPI_Alloc_mem block behind base, if any        */
-  bool locked;     /* win is in its lock_all epoch                   */
-  void *owner;     /* dart_allocator_t owning an ALLOCATOR segment   */
-  dart__osc_t osc; /* component carrying win (atomics choose by it)  */
-  char *own_base;  /* caller's portion if peers reach it through MPI
-                      (then unit_base[myid] is NULL), else NULL      */
+  MPI_Win shm_win;   /* separate shared-memory window on the node comm,
+                        MPI_WIN_NULL if none or if win is itself shared */
+  char *base;        /* caller's portion                               */
+  size_t size;       /* caller's portion size in bytes                 */
+  void *mpi_mem;     /* MPI_Alloc_mem block behind base, if any        */
+  bool locked;       /* win is in its lock_all epoch                   */
+  void *owner;       /* dart_allocator_t owning an ALLOCATOR segment   */
+  dart__osc_t osc;   /* component carrying win (atomics choose by it)  */
+  char *own_base;    /* caller's portion if peers reach it through MPI
+                        (then unit_base[myid] is NULL), else NULL      */
+  int chunk;         /* 1 + index of the team heap chunk it was carved
+                        from (win is the chunk's), 0 if none          */
+  uint64_t heap_off; /* its block's offset in that chunk              */
 } dart__segment_t;
 
 /* Where a (gptr, nbytes) access goes. */
@@ -208,5 +211,7 @@ static inline void dart__segment_mark_mpi(dart__segment_t *seg)
 /* Number of MPI windows currently created by the global-memory module
  * (for leak tests and diagnostics). */
 DART__HIDDEN int dart__globmem_live_windows(void);
+/* Of those, the windows of team heap chunks (kept until the team ends). */
+DART__HIDDEN int dart__globmem_heap_windows(void);
 
 #endif /* DART__SEGMENT_H */

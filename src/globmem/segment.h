@@ -54,6 +54,7 @@ typedef struct dart__segtable {
    * unit. Unpublished, but their ids stay reserved until released. */
   struct dart__segment **retired;
   int32_t nretired, capretired;
+  struct dart__heap *heap; /* the team's heap (globmem/heap.c), or NULL */
 } dart__segtable_t;
 
 /* Biased index of a segment id: 0..65535, id 0 at 32768. */

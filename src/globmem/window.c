@@ -226,8 +226,7 @@ static dart_ret_t alloc_private(dart__segment_t *seg, MPI_Aint msize,
   return open_epoch(seg);
 }
 
-/* Creates the windows of an allocated segment of size bytes (this unit). */
-static dart_ret_t alloc_windows(dart__segment_t *seg, size_t size)
+dart_ret_t dart__window_alloc(dart__segment_t *seg, size_t size)
 {
   dart__team_t *team = seg->team;
   MPI_Aint msize = padded_size(size);
@@ -306,138 +305,59 @@ static void segment_free_memory(dart__segment_t *seg)
   free(seg);
 }
 
-/* What every member contributes to the agreement step of a creation. */
-typedef struct {
-  uint64_t size;
-  int32_t segid;
-  int32_t status;   /* dart_ret_t of the member's local checks     */
-  int32_t nretired; /* registrations retired here, not yet freed  */
-  int32_t disp_pad; /* window displacement of the portion start    */
-} agree_t;
-
-/*
- * Exchanges sizes, reserved ids and local status over the team. Fills the
- * size table of seg. Returns the worst status of all members (logging
- * which member failed if it was not the caller), DART_ERR_OTHER if ids
- * differ (collective calls out of order). If the exchange took place,
- * *nretired is the number of retired registrations that every member
- * holds, or 0 if the members hold different numbers.
- */
-static dart_ret_t agree(const char *func, dart__segment_t *seg, size_t size,
-                        dart_ret_t status, int32_t *nretired)
+dart_ret_t dart__segment_dispose(dart__segment_t *seg)
 {
-  *nretired = 0;
-  dart__team_t *team = seg->team;
-  /* Both buffers before the exchange: a unit that cannot take part in it
-   * would leave the others waiting. */
-  agree_t *all = malloc((size_t)team->size * sizeof *all);
-  seg->sizes = malloc((size_t)team->size * sizeof *seg->sizes);
-  if (all == NULL || seg->sizes == NULL) {
-    free(all);
-    dart__log(DART__LOG_ERROR, func, "out of memory");
-    return DART_ERR_NOMEM;
-  }
-  agree_t mine = {size, seg->segid, (int32_t)status, team->segs->nretired,
-                  (int32_t)seg->disp_pad};
-  int rc = MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all,
-                         (int)sizeof mine, MPI_BYTE, team->comm);
-  if (rc != MPI_SUCCESS) {
-    free(all);
-    dart__mpi_log_error(func, "MPI_Allgather", rc);
-    return DART_ERR_OTHER;
-  }
-  dart_ret_t ret = DART_OK;
-  bool sym = true;
-  *nretired = all[0].nretired;
-  bool same_pad = true;
-  for (int u = 0; u < team->size; u++) {
-    if (all[u].nretired != all[0].nretired) *nretired = 0;
-    same_pad = same_pad && all[u].disp_pad == all[0].disp_pad;
-    seg->sizes[u] = (size_t)all[u].size;
-    if (all[u].size != all[0].size) sym = false;
-    if (ret != DART_OK) continue;
-    if (all[u].status != DART_OK) {
-      ret = (dart_ret_t)all[u].status;
-      if (status == DART_OK)
-        dart__log(DART__LOG_ERROR, func,
-                  "team %d unit %d failed its local checks (%s)", team->id, u,
-                  dart__strerror(ret));
-    } else if (all[u].segid != seg->segid) {
-      dart__log(DART__LOG_ERROR, func,
-                "collective calls out of order on team %d: segment id %d "
-                "here, %d on unit %d",
-                team->id, seg->segid, all[u].segid, u);
-      ret = DART_ERR_OTHER;
-    }
-  }
-  seg->sym_size = (size_t)all[0].size;
-  seg->disp_pad = all[0].disp_pad;
-  if (!same_pad && ret == DART_OK) {
-    seg->disp_pads = malloc((size_t)team->size * sizeof *seg->disp_pads);
-    for (int u = 0; seg->disp_pads != NULL && u < team->size; u++)
-      seg->disp_pads[u] = all[u].disp_pad;
-    /* Peers fail in the window creation that follows: not recoverable. */
-    if (seg->disp_pads == NULL) ret = DART_ERR_NOMEM;
-  }
-  if (sym) {
-    free(seg->sizes);
-    seg->sizes = NULL;
-  }
-  free(all);
+  dart_ret_t ret = free_windows(seg);
+  segment_free_memory(seg);
   return ret;
 }
 
-static int cmp_retired(const void *a, const void *b)
+dart__segment_t *dart__segment_record(dart__team_t *team, dart__seg_kind_t kind,
+                                      size_t size)
 {
-  int ia = -(*(dart__segment_t *const *)a)->segid;
-  int ib = -(*(dart__segment_t *const *)b)->segid;
-  return (ia > ib) - (ia < ib);
+  dart__segment_t *seg = calloc(1, sizeof *seg);
+  if (seg == NULL) return NULL;
+  seg->kind = kind;
+  seg->team = team;
+  seg->nunits = team->size;
+  seg->myid = team->myid;
+  seg->unit_base = calloc((size_t)team->size, sizeof *seg->unit_base);
+  seg->win = MPI_WIN_NULL;
+  seg->shm_win = MPI_WIN_NULL;
+  seg->size = size;
+  seg->sym_size = size;
+  return seg;
 }
 
-/*
- * Frees the n retired registrations of team if every member retired the
- * same ones (collective; all members call it with the same n). Sorted by
- * id, the lists are equal iff their element-wise maximum and minimum agree:
- * one MPI_Allreduce(MAX) over the ids and their negations. Otherwise they
- * stay retired until a later agreement or the team's destruction.
- */
-static dart_ret_t collect_retired(const char *func, dart__team_t *team,
-                                  int32_t n)
+void dart__segment_set_atomics(dart__segment_t *seg)
 {
-  dart__segtable_t *tab = team->segs;
-  qsort(tab->retired, (size_t)n, sizeof *tab->retired, cmp_retired);
-  int32_t *k = malloc(2 * (size_t)n * sizeof *k);
-  int32_t ok = k != NULL, all_ok = 0;
-  for (int32_t i = 0; ok && i < n; i++) {
-    k[i] = tab->retired[i]->segid;
-    k[n + i] = -k[i];
-  }
-  /* Members without memory for the keys opt out of this round. */
-  int rc = MPI_Allreduce(&ok, &all_ok, 1, MPI_INT32_T, MPI_MIN, team->comm);
-  if (rc == MPI_SUCCESS && all_ok)
-    rc =
-        MPI_Allreduce(MPI_IN_PLACE, k, 2 * n, MPI_INT32_T, MPI_MAX, team->comm);
-  if (rc != MPI_SUCCESS) {
-    free(k);
-    dart__mpi_log_error(func, "MPI_Allreduce", rc);
-    return DART_ERR_OTHER;
-  }
-  bool same = all_ok;
-  for (int32_t i = 0; same && i < n; i++) same = k[i] == -k[n + i];
-  free(k);
-  if (!same) return DART_OK;
-  dart_ret_t ret = DART_OK;
-  for (int32_t i = 0; i < n; i++) {
-    dart__segment_t *seg = tab->retired[i];
-    DART_LOG_DEBUG("team %d: freeing deregistered segment %d", team->id,
-                   seg->segid);
-    dart__segtable_release(tab, seg->segid);
-    dart_ret_t r = free_windows(seg);
-    if (r != DART_OK) ret = r;
-    segment_free_memory(seg);
-  }
-  tab->nretired = 0;
-  return ret;
+  /* Atomics on the shared mapping need every unit's memory mapped here
+   * (a one-unit team maps all of its memory). */
+  seg->cpu_atomics =
+      (seg->kind != DART__SEG_REGISTER && seg->team->single_node) ||
+      seg->team->size == 1;
+}
+
+/* Largest portion of any unit (sizes agreed). */
+static size_t max_portion_size(const dart__segment_t *seg)
+{
+  if (seg->sizes == NULL) return seg->sym_size;
+  size_t m = 0;
+  for (int u = 0; u < seg->nunits; u++)
+    if (seg->sizes[u] > m) m = seg->sizes[u];
+  return m;
+}
+
+/* Memory and windows of a segment whose sizes are agreed. */
+static dart_ret_t segment_memory(const char *func, dart__segment_t *seg,
+                                 void *addr)
+{
+  if (seg->kind == DART__SEG_REGISTER)
+    return register_window(seg, addr, seg->size);
+  size_t max = max_portion_size(seg);
+  if (seg->kind != DART__SEG_POOL && dart__heap_takes(max))
+    return dart__heap_alloc(func, seg, max);
+  return dart__window_alloc(seg, seg->size);
 }
 
 static dart__segid_kind_t id_kind(dart__seg_kind_t kind)
@@ -450,20 +370,12 @@ dart_ret_t dart__segment_create(const char *func, dart__team_t *team,
                                 dart_ret_t status, dart__segment_t **out)
 {
   *out = NULL;
-  dart__segment_t *seg = calloc(1, sizeof *seg);
+  dart__segment_t *seg = dart__segment_record(team, kind, size);
   if (seg == NULL) return DART_ERR_NOMEM; /* unrecoverable: peers hang */
-  seg->kind = kind;
-  seg->team = team;
-  seg->nunits = team->size;
-  seg->myid = team->myid;
-  seg->unit_base = calloc((size_t)team->size, sizeof *seg->unit_base);
   if (seg->unit_base == NULL && status == DART_OK) {
     dart__log(DART__LOG_ERROR, func, "out of memory");
     status = DART_ERR_NOMEM;
   }
-  seg->win = MPI_WIN_NULL;
-  seg->shm_win = MPI_WIN_NULL;
-  seg->size = size;
   /* This unit's window displacement of its portion, exchanged by agree. */
   if (kind == DART__SEG_REGISTER) seg->disp_pad = reg_pad(addr, size);
   if (kind != DART__SEG_REGISTER && size > max_portion() && status == DART_OK) {
@@ -481,19 +393,15 @@ dart_ret_t dart__segment_create(const char *func, dart__team_t *team,
               team->id);
     status = DART_ERR_NOMEM;
   }
-  int32_t nretired = 0;
-  dart_ret_t ret = agree(func, seg, size, status, &nretired);
-  if (nretired > 0) {
-    dart_ret_t r = collect_retired(func, team, nretired);
+  int32_t collect = 0;
+  dart_ret_t ret = dart__segment_agree(func, seg, status, &collect);
+  if (collect != 0) {
+    dart_ret_t r = dart__segment_collect(func, team, collect);
     if (ret == DART_OK) ret = r;
   }
   if (ret == DART_OK) {
-    ret = (kind == DART__SEG_REGISTER) ? register_window(seg, addr, size)
-                                       : alloc_windows(seg, size);
-    /* Atomics on the shared mapping need every unit's memory mapped here
-     * (a one-unit team maps all of its memory). */
-    seg->cpu_atomics =
-        (kind != DART__SEG_REGISTER && team->single_node) || team->size == 1;
+    ret = segment_memory(func, seg, addr);
+    dart__segment_set_atomics(seg);
   }
   if (ret == DART_OK && !seg->cpu_atomics) {
     /* Peers reach the caller's portion through MPI: its own accesses take
@@ -517,9 +425,12 @@ dart_ret_t dart__segment_destroy(dart__segment_t *seg)
   dart__team_t *team = seg->team;
   /* Unpublish first: concurrent resolvers stop finding it. */
   dart__segtable_release(team->segs, seg->segid);
-  dart_ret_t ret = free_windows(seg);
-  segment_free_memory(seg);
-  return ret;
+  if (seg->chunk != 0) {
+    dart_ret_t ret = dart__heap_free(seg);
+    segment_free_memory(seg);
+    return ret;
+  }
+  return dart__segment_dispose(seg);
 }
 
 dart_ret_t dart__segment_retire(dart__segment_t *seg)

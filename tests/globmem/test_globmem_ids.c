@@ -72,7 +72,7 @@ static void test_bad_collective(void)
   TEST_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 8, DART_TYPE_BYTE, &g));
   TEST_OK(dart_team_memfree(g));
   g = DART_GPTR_NULL;
-  int w0 = dart__globmem_live_windows();
+  int w0 = gm_windows();
   TEST_EQ_RET(dart_team_memalloc_aligned(DART_TEAM_NULL, 8, DART_TYPE_BYTE, &g),
               DART_ERR_INVAL);
   TEST_EQ_RET(dart_team_memalloc_aligned(1234, 8, DART_TYPE_BYTE, &g),
@@ -100,7 +100,7 @@ static void test_bad_collective(void)
   TEST_EQ_RET(dart_team_memregister(DART_TEAM_ALL, 2, DART_TYPE_INT,
                                     me == 0 ? NULL : buf, &g),
               DART_ERR_INVAL);
-  TEST_CHECK(dart__globmem_live_windows() == w0);
+  TEST_CHECK(gm_windows() == w0);
   /* After the failures the ids are still in step on all units. */
   TEST_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 8, DART_TYPE_BYTE, &g));
   dart_gptr_t all[64];
@@ -134,7 +134,7 @@ static void test_bad_collective(void)
   /* r's window lives until the next creation collects it. */
   TEST_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 8, DART_TYPE_BYTE, &g));
   TEST_OK(dart_team_memfree(g));
-  TEST_CHECK(dart__globmem_live_windows() == w0);
+  TEST_CHECK(gm_windows() == w0);
 }
 
 static void test_bad_local(void)
