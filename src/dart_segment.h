@@ -69,6 +69,8 @@ typedef struct dart__segment {
   int chunk;         /* 1 + index of the team heap chunk it was carved
                         from (win is the chunk's), 0 if none          */
   uint64_t heap_off; /* its block's offset in that chunk              */
+  bool borrowed;     /* win is the team's dynamic window, not seg's   */
+  bool attached;     /* base is attached to it (registrations)        */
 } dart__segment_t;
 
 /* Where a (gptr, nbytes) access goes. */

@@ -17,6 +17,7 @@
  */
 #include <stdlib.h>
 
+#include "coll/coll_internal.h"
 #include "globmem/globmem_internal.h"
 
 /* Retired ids compared inside the agreement allreduce; more take one
@@ -120,8 +121,13 @@ dart_ret_t dart__segment_agree(const char *func, dart__segment_t *seg,
   dart__team_t *team = seg->team;
   int64_t v[A_LEN];
   int32_t inline_ids = contribution(seg, status, v);
-  int rc =
-      MPI_Allreduce(MPI_IN_PLACE, v, A_LEN, MPI_INT64_T, MPI_MAX, team->comm);
+  /* The wait policy of DART's collectives (DART_COLL_WAIT): blocking, or
+   * non-blocking with a yielding wait when units outnumber cores. */
+  int rc = dart__coll_blocking()
+               ? MPI_Allreduce(MPI_IN_PLACE, v, A_LEN, MPI_INT64_T, MPI_MAX,
+                               team->comm)
+               : dart__mpi_allreduce(MPI_IN_PLACE, v, A_LEN, MPI_INT64_T,
+                                     MPI_MAX, team->comm);
   if (rc != MPI_SUCCESS) {
     dart__mpi_log_error(func, "MPI_Allreduce", rc);
     return DART_ERR_OTHER;

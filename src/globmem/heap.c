@@ -35,6 +35,7 @@ typedef struct dart__heap_chunk {
 struct dart__heap {
   chunk_t *chunks;
   int nchunks, cap;
+  dart__segment_t *dyn; /* the team's dynamic window, or NULL         */
 };
 
 static int heap_windows; /* windows held by the chunks of all teams */
@@ -126,16 +127,43 @@ static dart_ret_t view(dart__segment_t *seg, const chunk_t *c, uint64_t off)
   return DART_OK;
 }
 
+/* team's heap record, created empty at first use. */
+static struct dart__heap *heap_of(dart__team_t *team)
+{
+  if (team->segs->heap == NULL)
+    team->segs->heap = calloc(1, sizeof(struct dart__heap));
+  return team->segs->heap;
+}
+
+dart_ret_t dart__heap_dynamic(const char *func, dart__team_t *team,
+                              MPI_Win *win, dart__osc_t *osc)
+{
+  struct dart__heap *h = heap_of(team);
+  if (h == NULL) return DART_ERR_NOMEM;
+  if (h->dyn == NULL) {
+    dart__segment_t *d = dart__segment_record(team, DART__SEG_REGISTER, 0);
+    if (d == NULL) return DART_ERR_NOMEM;
+    dart_ret_t ret = dart__window_dynamic(d);
+    if (ret != DART_OK) {
+      dart__log(DART__LOG_ERROR, func,
+                "cannot create the dynamic window of team %d", team->id);
+      dart__segment_dispose(d);
+      return ret;
+    }
+    __atomic_add_fetch(&heap_windows, 1, __ATOMIC_RELAXED);
+    h->dyn = d;
+  }
+  *win = h->dyn->win;
+  *osc = h->dyn->osc;
+  return DART_OK;
+}
+
 dart_ret_t dart__heap_alloc(const char *func, dart__segment_t *seg,
                             size_t max_size)
 {
   dart__team_t *team = seg->team;
-  struct dart__heap *h = team->segs->heap;
-  if (h == NULL) {
-    h = calloc(1, sizeof *h);
-    if (h == NULL) return DART_ERR_NOMEM;
-    team->segs->heap = h;
-  }
+  struct dart__heap *h = heap_of(team);
+  if (h == NULL) return DART_ERR_NOMEM;
   size_t want = block_bytes(max_size);
   uint64_t off = 0;
   int i = 0;
@@ -190,6 +218,11 @@ dart_ret_t dart__heap_fini(dart__team_t *team)
     dart_ret_t r = dart__segment_dispose(h->chunks[i].seg);
     if (r != DART_OK) ret = r;
     dart__buddy_destroy(h->chunks[i].buddy);
+  }
+  if (h->dyn != NULL) {
+    __atomic_sub_fetch(&heap_windows, 1, __ATOMIC_RELAXED);
+    dart_ret_t r = dart__segment_dispose(h->dyn);
+    if (r != DART_OK) ret = r;
   }
   free(h->chunks);
   free(h);

@@ -111,6 +111,13 @@ static dart_ret_t open_epoch(dart__segment_t *seg)
   return DART_OK;
 }
 
+dart_ret_t dart__window_dynamic(dart__segment_t *seg)
+{
+  DART__MPI(MPI_Win_create_dynamic(hints, seg->team->comm, &seg->win));
+  count_window(1);
+  return open_epoch(seg);
+}
+
 /* Rounds p up to the portion alignment (seg_align). */
 static char *align_up(char *p)
 {
@@ -252,6 +259,31 @@ static MPI_Aint reg_pad(const void *addr, size_t size)
   return (MPI_Aint)((uintptr_t)addr & (REG_WIN_ALIGN - 1));
 }
 
+/*
+ * Registrations go into the team's dynamic window (MPI_Win_attach, local)
+ * where the MPI holds many attachments: MPICH (10,000 and more, checked;
+ * its windows cost a context id each, of which a process has ~2,000).
+ * Open MPI allows 32 attachments per dynamic window (osc/ucx) or 64
+ * (osc/rdma), so there each registration keeps a window of its own, which
+ * Open MPI allows by the ten thousand. A one-unit team needs no window.
+ */
+static bool register_dynamic(const dart__team_t *team)
+{
+  return !dart__g.is_openmpi && team->size > 1;
+}
+
+/* Window displacement of this unit's registered portion, exchanged by the
+ * agreement: its address in a dynamic window, else the pad. */
+static dart_ret_t register_disp(dart__segment_t *seg, void *addr, size_t size)
+{
+  if (!register_dynamic(seg->team) || size == 0) {
+    seg->disp_pad = reg_pad(addr, size);
+    return DART_OK;
+  }
+  DART__MPI(MPI_Get_address(addr, &seg->disp_pad));
+  return DART_OK;
+}
+
 /* Creates the window of a registration of size bytes at addr. */
 static dart_ret_t register_window(dart__segment_t *seg, void *addr, size_t size)
 {
@@ -261,11 +293,38 @@ static dart_ret_t register_window(dart__segment_t *seg, void *addr, size_t size)
   /* A one-unit team only ever reaches its own memory: no window (Open
    * MPI's osc/rdma cannot even create one on a single process). */
   if (seg->nunits == 1) return DART_OK;
+  if (register_dynamic(seg->team)) {
+    dart_ret_t ret = dart__heap_dynamic("dart_team_memregister", seg->team,
+                                        &seg->win, &seg->osc);
+    seg->borrowed = true;
+    if (ret != DART_OK || size == 0) return ret;
+    DART__MPI(MPI_Win_attach(seg->win, addr, (MPI_Aint)size));
+    seg->attached = true;
+    return DART_OK;
+  }
   MPI_Aint pad = reg_pad(addr, size);
   DART__MPI(MPI_Win_create((char *)base - pad, (MPI_Aint)size + pad, 1, hints,
                            seg->team->comm, &seg->win));
   count_window(1);
   return open_epoch(seg);
+}
+
+/* Detaches seg's memory from the dynamic window (local), after completing
+ * this unit's RMA on the segment. */
+static dart_ret_t register_detach(dart__segment_t *seg)
+{
+  dart_ret_t ret = DART_OK;
+  if (seg->mpi_used && MPI_Win_flush_all(seg->win) != MPI_SUCCESS)
+    ret = DART_ERR_OTHER;
+  if (seg->attached && MPI_Win_detach(seg->win, seg->base) != MPI_SUCCESS) {
+    DART_LOG_ERROR("MPI_Win_detach of segment %d of team %d failed", seg->segid,
+                   seg->team->id);
+    ret = DART_ERR_OTHER;
+  }
+  seg->attached = false;
+  seg->borrowed = false;
+  seg->win = MPI_WIN_NULL; /* the team's: not freed with seg */
+  return ret;
 }
 
 /* Logs a failed MPI call of a teardown path and records the failure. */
@@ -377,7 +436,8 @@ dart_ret_t dart__segment_create(const char *func, dart__team_t *team,
     status = DART_ERR_NOMEM;
   }
   /* This unit's window displacement of its portion, exchanged by agree. */
-  if (kind == DART__SEG_REGISTER) seg->disp_pad = reg_pad(addr, size);
+  if (kind == DART__SEG_REGISTER && status == DART_OK)
+    status = register_disp(seg, addr, size);
   if (kind != DART__SEG_REGISTER && size > max_portion() && status == DART_OK) {
     dart__log(DART__LOG_ERROR, func, "%zu bytes exceed the largest portion",
               size);
@@ -410,6 +470,7 @@ dart_ret_t dart__segment_create(const char *func, dart__team_t *team,
     seg->unit_base[seg->myid] = NULL;
   }
   if (ret != DART_OK) {
+    if (seg->borrowed) register_detach(seg);
     free_windows(seg);
     if (seg->segid != 0) dart__segtable_release(team->segs, seg->segid);
     segment_free_memory(seg);
@@ -425,25 +486,25 @@ dart_ret_t dart__segment_destroy(dart__segment_t *seg)
   dart__team_t *team = seg->team;
   /* Unpublish first: concurrent resolvers stop finding it. */
   dart__segtable_release(team->segs, seg->segid);
-  if (seg->chunk != 0) {
-    dart_ret_t ret = dart__heap_free(seg);
-    segment_free_memory(seg);
-    return ret;
-  }
-  return dart__segment_dispose(seg);
+  dart_ret_t ret = DART_OK;
+  if (seg->chunk != 0) ret = dart__heap_free(seg);
+  if (seg->borrowed) ret = register_detach(seg);
+  dart_ret_t r = dart__segment_dispose(seg);
+  return ret != DART_OK ? ret : r;
 }
 
 dart_ret_t dart__segment_retire(dart__segment_t *seg)
 {
-  /* Without a window nothing is collective: free right away. */
-  if (seg->win == MPI_WIN_NULL && seg->shm_win == MPI_WIN_NULL)
-    return dart__segment_destroy(seg);
+  /* A one-unit team has no window and nobody to agree with: free now. */
+  if (seg->nunits == 1) return dart__segment_destroy(seg);
+  dart_ret_t ret = DART_OK;
+  if (seg->borrowed) ret = register_detach(seg); /* team's dynamic window */
   if (dart__segtable_retire(seg->team->segs, seg->segid, seg) != 0) {
     DART_LOG_ERROR("out of memory retiring segment %d of team %d", seg->segid,
                    seg->team->id);
     return DART_ERR_NOMEM;
   }
-  return DART_OK;
+  return ret;
 }
 
 int16_t dart__segment_id(dart__segment_t *seg)
