@@ -102,6 +102,7 @@ static struct dart__segment **slot_of(dart__segtable_t *t, int16_t id)
 void dart__segtable_publish(dart__segtable_t *t, int16_t id,
                             struct dart__segment *seg)
 {
+  if (ensure_chunk(t, id) != 0) return;
   struct dart__segment **slot = slot_of(t, id);
   if (slot == NULL) return;
   if (*slot == NULL) t->live++;

@@ -31,8 +31,10 @@ struct dart__segment; /* defined in dart_segment.h */
 #define DART__SEG_CHUNK_BITS 8
 #define DART__SEG_CHUNK (1 << DART__SEG_CHUNK_BITS)
 #define DART__SEG_NCHUNKS (65536 >> DART__SEG_CHUNK_BITS)
-/* Largest allocation id and largest |registration id|. */
-#define DART__SEG_MAX_ALLOC_ID 32767
+/* Largest allocation id and largest |registration id|; id 32767 of team
+ * DART_TEAM_ALL is the dart_memalloc pool's growth segment. */
+#define DART__SEG_MAX_ALLOC_ID 32766
+#define DART__SEG_POOL_GROWTH 32767
 #define DART__SEG_MAX_REG_ID 32768
 
 typedef enum { DART__SEGID_ALLOC = 0, DART__SEGID_REG = 1 } dart__segid_kind_t;
