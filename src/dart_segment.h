@@ -70,6 +70,7 @@ typedef struct dart__segment {
                         from (win is the chunk's), 0 if none          */
   uint64_t heap_off; /* its block's offset in that chunk              */
   bool borrowed;     /* win is the team's dynamic window, not seg's   */
+  int mpi_left;      /* at creation: MPI objects left (team minimum)   */
   bool attached;     /* base is attached to it (registrations)        */
 } dart__segment_t;
 

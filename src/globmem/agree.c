@@ -31,7 +31,8 @@ enum {
   A_FAILED,     /* max only: highest unit that failed, or -1     */
   A_NRETIRED,
   A_PAD = 8,
-  A_RETIRED = 10, /* ids, then their negations                  */
+  A_LEFT = 10,    /* max only: -(MPI objects left)               */
+  A_RETIRED = 11, /* ids, then their negations                  */
   A_LEN = A_RETIRED + 2 * AGREE_RETIRED
 };
 
@@ -96,6 +97,7 @@ static int32_t contribution(const dart__segment_t *seg, dart_ret_t status,
   v[A_FAILED] = status != DART_OK ? seg->myid : -1;
   put_pair(v, A_NRETIRED, tab->nretired);
   put_pair(v, A_PAD, (int64_t)seg->disp_pad);
+  v[A_LEFT] = -(int64_t)dart__mpi_objects_left();
   int32_t n = tab->nretired;
   if (n > 1) qsort(tab->retired, (size_t)n, sizeof *tab->retired, cmp_retired);
   for (int i = 0; i < AGREE_RETIRED; i++) {
@@ -156,6 +158,7 @@ dart_ret_t dart__segment_agree(const char *func, dart__segment_t *seg,
               (long long)v[A_SEGID]);
     return DART_ERR_OTHER;
   }
+  seg->mpi_left = (int)-v[A_LEFT];
   bool same_size = pair_equal(v, A_SIZE), same_pad = pair_equal(v, A_PAD);
   seg->sym_size = seg->size;
   if (same_size && same_pad) return DART_OK;

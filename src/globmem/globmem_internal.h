@@ -44,6 +44,8 @@ dart__segment_record(dart__team_t *team, dart__seg_kind_t kind, size_t size);
 DART__HIDDEN dart_ret_t dart__window_alloc(dart__segment_t *seg, size_t size);
 /* Creates a dynamic window on seg's team in its lock_all epoch. */
 DART__HIDDEN dart_ret_t dart__window_dynamic(dart__segment_t *seg);
+/* Windows the window scheme creates per allocation on team (1 or 2). */
+DART__HIDDEN int dart__window_count(const dart__team_t *team);
 /* Sets seg->cpu_atomics from its kind and team. */
 DART__HIDDEN void dart__segment_set_atomics(dart__segment_t *seg);
 /* Frees seg's windows (collective if it has any) and its record. */
@@ -68,9 +70,11 @@ DART__HIDDEN dart_ret_t dart__heap_alloc(const char *func, dart__segment_t *seg,
 /* Returns seg's block to the heap (local). */
 DART__HIDDEN dart_ret_t dart__heap_free(dart__segment_t *seg);
 /* The team's dynamic window (created collectively at the first call, in
- * its lock_all epoch) and its one-sided component. */
+ * its lock_all epoch, if mpi_left, the team's minimum of MPI objects
+ * left, allows) and its one-sided component. */
 DART__HIDDEN dart_ret_t dart__heap_dynamic(const char *func, dart__team_t *team,
-                                           MPI_Win *win, dart__osc_t *osc);
+                                           int mpi_left, MPI_Win *win,
+                                           dart__osc_t *osc);
 /* Frees every chunk of team's heap (collective; segments freed before). */
 DART__HIDDEN dart_ret_t dart__heap_fini(dart__team_t *team);
 

@@ -136,11 +136,12 @@ static struct dart__heap *heap_of(dart__team_t *team)
 }
 
 dart_ret_t dart__heap_dynamic(const char *func, dart__team_t *team,
-                              MPI_Win *win, dart__osc_t *osc)
+                              int mpi_left, MPI_Win *win, dart__osc_t *osc)
 {
   struct dart__heap *h = heap_of(team);
   if (h == NULL) return DART_ERR_NOMEM;
   if (h->dyn == NULL) {
+    if (mpi_left < 1) return dart__mpi_objects_refuse(func, 1);
     dart__segment_t *d = dart__segment_record(team, DART__SEG_REGISTER, 0);
     if (d == NULL) return DART_ERR_NOMEM;
     dart_ret_t ret = dart__window_dynamic(d);
@@ -171,6 +172,8 @@ dart_ret_t dart__heap_alloc(const char *func, dart__segment_t *seg,
   while (i < h->nchunks && dart__buddy_alloc(h->chunks[i].buddy, want, &off))
     i++;
   if (i == h->nchunks) {
+    if (seg->mpi_left < dart__window_count(team))
+      return dart__mpi_objects_refuse(func, dart__window_count(team));
     dart_ret_t ret = add_chunk(func, team, h, next_chunk_size(h, want));
     if (ret != DART_OK) return ret;
     if (dart__buddy_alloc(h->chunks[i].buddy, want, &off) != 0)

@@ -127,7 +127,9 @@ static dart_ret_t grow_segment(dart__team_t *all, char *base, size_t size)
     g->unit_base[0] = base;
     dart__segment_set_atomics(g);
   } else {
-    dart_ret_t ret = dart__heap_dynamic(__func__, all, &g->win, &g->osc);
+    /* Agreed: every unit has the same budget this early. */
+    dart_ret_t ret = dart__heap_dynamic(__func__, all, dart__mpi_objects_left(),
+                                        &g->win, &g->osc);
     if (ret != DART_OK) return ret;
     g->own_base = base;
     MPI_Aint mine;

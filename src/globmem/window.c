@@ -21,6 +21,7 @@
  * Every RMA window lives in a lock_all epoch (MPI_MODE_NOCHECK) from
  * creation to destruction, the passive-target model of DART.
  */
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,9 +40,47 @@ int dart__globmem_live_windows(void)
   return __atomic_load_n(&dart__live_windows, __ATOMIC_RELAXED);
 }
 
+static int dart__live_comms; /* communicators of DART's teams */
+
 static void count_window(int delta)
 {
   __atomic_add_fetch(&dart__live_windows, delta, __ATOMIC_RELAXED);
+}
+
+void dart__mpi_objects_add(int n)
+{
+  __atomic_add_fetch(&dart__live_comms, n, __ATOMIC_RELAXED);
+}
+
+static int objects_limit(void)
+{
+  if (dart__env.max_mpi_objects > 0)
+    return dart__env.max_mpi_objects > INT_MAX ? INT_MAX
+                                               : (int)dart__env.max_mpi_objects;
+  return dart__g.is_openmpi ? 16384 : 2000;
+}
+
+int dart__mpi_objects_left(void)
+{
+  return objects_limit() -
+         __atomic_load_n(&dart__live_windows, __ATOMIC_RELAXED) -
+         __atomic_load_n(&dart__live_comms, __ATOMIC_RELAXED);
+}
+
+dart_ret_t dart__mpi_objects_refuse(const char *func, int need)
+{
+  dart__log(DART__LOG_ERROR, func,
+            "limit of %d MPI windows and communicators reached (%d windows, "
+            "%d communicators live, %d more needed; DART_MAX_MPI_OBJECTS)",
+            objects_limit(), dart__globmem_live_windows(),
+            __atomic_load_n(&dart__live_comms, __ATOMIC_RELAXED), need);
+  return DART_ERR_NOMEM;
+}
+
+/* Windows the window scheme creates for an allocation on team. */
+static int windows_needed(const dart__team_t *team)
+{
+  return (team->single_node || team->num_nodes == team->size) ? 1 : 2;
 }
 
 /*
@@ -295,7 +334,7 @@ static dart_ret_t register_window(dart__segment_t *seg, void *addr, size_t size)
   if (seg->nunits == 1) return DART_OK;
   if (register_dynamic(seg->team)) {
     dart_ret_t ret = dart__heap_dynamic("dart_team_memregister", seg->team,
-                                        &seg->win, &seg->osc);
+                                        seg->mpi_left, &seg->win, &seg->osc);
     seg->borrowed = true;
     if (ret != DART_OK || size == 0) return ret;
     DART__MPI(MPI_Win_attach(seg->win, addr, (MPI_Aint)size));
@@ -411,12 +450,23 @@ static size_t max_portion_size(const dart__segment_t *seg)
 static dart_ret_t segment_memory(const char *func, dart__segment_t *seg,
                                  void *addr)
 {
-  if (seg->kind == DART__SEG_REGISTER)
+  /* seg->mpi_left: the team's minimum, so all units decide alike. */
+  if (seg->kind == DART__SEG_REGISTER) {
+    if (seg->nunits > 1 && !register_dynamic(seg->team) && seg->mpi_left < 1)
+      return dart__mpi_objects_refuse(func, 1);
     return register_window(seg, addr, seg->size);
+  }
   size_t max = max_portion_size(seg);
   if (seg->kind != DART__SEG_POOL && dart__heap_takes(max))
     return dart__heap_alloc(func, seg, max);
+  if (seg->mpi_left < windows_needed(seg->team))
+    return dart__mpi_objects_refuse(func, windows_needed(seg->team));
   return dart__window_alloc(seg, seg->size);
+}
+
+int dart__window_count(const dart__team_t *team)
+{
+  return windows_needed(team);
 }
 
 static dart__segid_kind_t id_kind(dart__seg_kind_t kind)
