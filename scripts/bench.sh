@@ -66,6 +66,7 @@ build() {
   if grep -q '^bench_lock:' <<< "$targets"; then
     cmake --build "$dir/dart" --target bench_lock >> "$dir/build.log" 2>&1 || return 1
   fi
+  cmake --build "$dir/dart" --target bench_alloc >> "$dir/build.log" 2>&1 || return 1
 }
 
 # run <mpi> <np> <name> <exe> [args]: one benchmark, CSV to $res/<name>.csv.
@@ -117,8 +118,30 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 EOF
 }
 
+# Allocation cost (bench/bench_alloc.c) at 2 and 4 units, MPI initialized
+# by DART and by the application, on one node and with simulated nodes.
+run_alloc() {
+  local mpi=$1 dir=$2 np init sim
+  for np in 2 4; do
+    for init in dart app; do
+      for sim in 0 1; do
+        # (a subshell per configuration: its environment only)
+        ( if [ "$init" = app ]; then
+            # the application's MPI_Init with the MPI's default settings
+            unset OMPI_MCA_osc; export DART_TEST_APPINIT=1
+          fi
+          [ "$sim" = 1 ] && export DART_SIM_NODE_SIZE=1
+          run "$mpi" "$np" "alloc_np${np}_${init}_sim${sim}" \
+            "$dir/dart/bench/bench_alloc"
+          exit $status ) || status=1
+      done
+    done
+  done
+}
+
 run_suite() {
   local mpi=$1 dir=$2 b="$2/paper"
+  run_alloc "$mpi" "$dir"
   run "$mpi" 2 rma_shm "$b/paper_rma" --path=shm
   run "$mpi" 2 rma_rma "$b/paper_rma" --path=rma
   for np in 1 2 4; do run "$mpi" "$np" "gups_np$np" "$b/paper_gups"; done

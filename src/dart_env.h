@@ -37,6 +37,11 @@ typedef enum {
     "Size per unit of the pool behind dart_memalloc (rounded up to a power "   \
     "of two). Pages are only backed by memory when touched, but MPICH spends " \
     "time proportional to the pool size of all units of a node in dart_init.") \
+  X(DART_MAX_MPI_OBJECTS, DART__ENV_INT, long, max_mpi_objects, "0",           \
+    "Most MPI windows plus communicators DART keeps at once per unit; "        \
+    "allocations, registrations and dart_team_create return DART_ERR_NOMEM "   \
+    "past it instead of letting the MPI abort. 0: 2000 with MPICH (2048 "      \
+    "context ids per process), 16384 otherwise.")                              \
   X(DART_SPIN_COUNT, DART__ENV_INT, long, spin_count, "200",                   \
     "Polls of a pending MPI request or lock flag before a waiting unit "       \
     "starts yielding its core (sched_yield, then short sleeps).")              \

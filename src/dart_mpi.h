@@ -61,6 +61,18 @@ DART__HIDDEN void dart__mpi_log_error(const char *func, const char *call,
     }                                                                          \
   } while (0)
 
+/*
+ * Budget of MPI windows and communicators (DART_MAX_MPI_OBJECTS): MPICH
+ * aborts when a process runs out of its 2048 context ids, so DART counts
+ * what it creates and refuses to go past the budget. Left of the budget
+ * on this unit; callers agree on the minimum over the team before a
+ * collective creation. dart__mpi_objects_add counts created (n > 0) and
+ * freed (n < 0) objects. dart__mpi_objects_refuse logs the refusal.
+ */
+DART__HIDDEN int dart__mpi_objects_left(void);
+DART__HIDDEN void dart__mpi_objects_add(int n);
+DART__HIDDEN dart_ret_t dart__mpi_objects_refuse(const char *func, int need);
+
 /* Refuse calls before dart_init / after dart_exit. */
 #define DART__CHECK_INIT()                                                     \
   DART__CHECK(dart__g.initialized, DART_ERR_NOTINIT,                           \

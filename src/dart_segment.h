@@ -56,16 +56,22 @@ typedef struct dart__segment {
   dart__seg_kind_t kind;
   uint16_t flags; /* dart_gptr_setflags word (local copy)           */
   dart__team_t *team;
-  MPI_Win shm_win; /* separate shared-memory window on the node comm,
-                      MPI_WIN_NULL if none or if win is itself shared */
-  char *base;      /* caller's portion                               */
-  size_t size;     /* caller's portion size in bytes                 */
-  void *mpi_mem;   /* MPI_Alloc_mem block behind base, if any        */
-  bool locked;     /* win is in its lock_all epoch                   */
-  void *owner;     /* dart_allocator_t owning an ALLOCATOR segment   */
-  dart__osc_t osc; /* component carrying win (atomics choose by it)  */
-  char *own_base;  /* caller's portion if peers reach it through MPI
-                      (then unit_base[myid] is NULL), else NULL      */
+  MPI_Win shm_win;   /* separate shared-memory window on the node comm,
+                        MPI_WIN_NULL if none or if win is itself shared */
+  char *base;        /* caller's portion                               */
+  size_t size;       /* caller's portion size in bytes                 */
+  void *mpi_mem;     /* MPI_Alloc_mem block behind base, if any        */
+  bool locked;       /* win is in its lock_all epoch                   */
+  void *owner;       /* dart_allocator_t owning an ALLOCATOR segment   */
+  dart__osc_t osc;   /* component carrying win (atomics choose by it)  */
+  char *own_base;    /* caller's portion if peers reach it through MPI
+                        (then unit_base[myid] is NULL), else NULL      */
+  int chunk;         /* 1 + index of the team heap chunk it was carved
+                        from (win is the chunk's), 0 if none          */
+  uint64_t heap_off; /* its block's offset in that chunk              */
+  bool borrowed;     /* win is the team's dynamic window, not seg's   */
+  int mpi_left;      /* at creation: MPI objects left (team minimum)   */
+  bool attached;     /* base is attached to it (registrations)        */
 } dart__segment_t;
 
 /* Where a (gptr, nbytes) access goes. */
@@ -198,15 +204,19 @@ static inline void dart__segment_mark_mpi(dart__segment_t *seg)
 }
 
 /*
- * The dart_memalloc pool is segment 0 of DART_TEAM_ALL. The first 64 bytes
- * of every unit's pool portion are reserved for DART: at this offset lies
- * the lock word (int32, 0 = free) of atomics that are emulated on top of
- * MPI for that unit's memory (docs/design.md).
+ * The dart_memalloc pool is segment 0 of DART_TEAM_ALL. In front of every
+ * unit's pool portion lies a page that is DART's, outside the range any
+ * global pointer reaches: it holds the lock word (int32, 0 = free) of
+ * atomics that are emulated on top of MPI for that unit's memory
+ * (docs/design.md §3). Sets *t to the lock word of global unit u.
  */
-#define DART__POOL_LOCK_OFFSET 0
+DART__HIDDEN dart_ret_t dart__pool_lock_target(const char *func, int u,
+                                               dart__target_t *t);
 
 /* Number of MPI windows currently created by the global-memory module
  * (for leak tests and diagnostics). */
 DART__HIDDEN int dart__globmem_live_windows(void);
+/* Of those, the windows of team heap chunks (kept until the team ends). */
+DART__HIDDEN int dart__globmem_heap_windows(void);
 
 #endif /* DART__SEGMENT_H */

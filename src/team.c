@@ -28,6 +28,8 @@ dart__team_t *dart__team_lookup(const char *func, dart_team_t id)
 static void dart__team_free(dart__team_t *t)
 {
   if (t == NULL) return;
+  dart__mpi_objects_add(-(t->node_comm != MPI_COMM_NULL) -
+                        (t->comm != MPI_COMM_NULL));
   if (t->node_comm != MPI_COMM_NULL)
     DART__MPI_LOG(MPI_Comm_free(&t->node_comm));
   if (t->comm != MPI_COMM_NULL) DART__MPI_LOG(MPI_Comm_free(&t->comm));
@@ -44,6 +46,7 @@ static dart_ret_t dart__team_build_nodes(dart__team_t *t)
   int mynode = dart__g.node_of_unit[dart__g.myid];
   DART__MPI(dart__mpi_rendezvous(t->comm));
   DART__MPI(MPI_Comm_split(t->comm, mynode, t->myid, &t->node_comm));
+  dart__mpi_objects_add(1);
   DART__MPI(MPI_Comm_set_errhandler(t->node_comm, MPI_ERRORS_RETURN));
   DART__MPI(MPI_Comm_size(t->node_comm, &t->node_size));
   DART__MPI(MPI_Comm_rank(t->node_comm, &t->node_rank));
@@ -68,6 +71,7 @@ static dart_ret_t dart__team_build(MPI_Comm comm, dart_team_t id,
   if (t == NULL) return DART_ERR_NOMEM;
   t->id = id;
   t->comm = comm;
+  dart__mpi_objects_add(1);
   t->node_comm = MPI_COMM_NULL;
   DART__MPI_GOTO(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN), ret, fail);
   DART__MPI_GOTO(MPI_Comm_size(comm, &t->size), ret, fail);
@@ -148,17 +152,20 @@ dart_ret_t dart__teams_fini(void)
  */
 static dart_ret_t dart__team_agree_id(dart__team_t *parent, bool bad, int *id)
 {
-  /* {next id, argument check failed here}: one MPI_Allreduce(MAX). */
-  int mine[2] = {dart__next_team_id, bad}, all[2];
-  DART__MPI(dart__mpi_allreduce(mine, all, 2, MPI_INT, MPI_MAX, parent->comm));
-  *id = all[0];
-  if (all[1]) {
+  /* {next id, argument check failed here, out of MPI objects (2 per
+   * team)}: one MPI_Allreduce(MAX). */
+  int v[3] = {dart__next_team_id, bad, dart__mpi_objects_left() < 2};
+  DART__MPI(
+      dart__mpi_allreduce(MPI_IN_PLACE, v, 3, MPI_INT, MPI_MAX, parent->comm));
+  if (v[1]) {
     if (!bad)
       DART_LOG_ERROR("dart_team_create: the arguments were rejected on "
                      "another unit of team %d",
                      (int)parent->id);
     return DART_ERR_INVAL;
   }
+  if (v[2]) return dart__mpi_objects_refuse("dart_team_create", 2);
+  *id = v[0];
   if (*id <= DART__TEAM_ID_MAX) {
     dart__next_team_id = *id + 1;
     return DART_OK;

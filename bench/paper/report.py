@@ -416,6 +416,39 @@ def section_halo(res, docs):
     return "\n".join(out)
 
 
+def section_alloc(res):
+    """Collective allocation (bench/bench_alloc.c): DART / 8-byte
+    MPI_Allreduce and DART / MPI_Win_allocate, same run."""
+    keys = [k for k in sorted(res.data) if k.startswith("alloc_np")]
+    out = ["## Collective allocation (bench/bench_alloc.c)\n"]
+    if not keys:
+        out.append("_not run_\n")
+        return "\n".join(out)
+    out.append("`dart_team_memalloc_aligned` + `dart_team_memfree` (and "
+               "registration + deregistration) on all units, as ratios to "
+               "one 8-byte `MPI_Allreduce` and to `MPI_Win_allocate` + "
+               "`MPI_Win_free` on the same communicator, same run (minimum "
+               "over trials). Target: alloc + free up to 64 KiB <= 3x the "
+               "allreduce. `live`: time per allocation while making N live "
+               "64-byte allocations, and 1 KiB alloc + free with them live.\n")
+    out += md_header("run", "op", "size", "DART", "allreduce", "DART/allreduce",
+                     "DART/Win_allocate")
+    for k in keys:
+        ann = res.ann.get(k, {})
+        run = "%s units, %s init%s" % (ann.get("units", "?"), ann.get("init", "?"),
+                                        ", sim1" if ann.get("sim_node_size") == "1" else "")
+        for r in res.data[k]:
+            ratio_win = r.get("ratio_win")
+            out.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+                run, r["op"], fmt_size(int(r["bytes"])) if r["op"] != "live_alloc"
+                else "%d live" % int(r["bytes"]),
+                fmt_t(r["dart_us"]), fmt_t(r["allreduce_us"]),
+                fmt_ratio(r["ratio_allreduce"]),
+                fmt_ratio(ratio_win if isinstance(ratio_win, float) else None)))
+    out.append("")
+    return "\n".join(out)
+
+
 def section_lock(res):
     path = os.path.join(res.dir, "lock.log")
     out = ["## Lock contention (bench/bench_lock.c)\n"]
@@ -568,7 +601,7 @@ def main():
         parts.append("# Results with %s\n" % r.mpi)
         parts += [section_rma(r, a.docs), section_gups(r, a.docs),
                   section_stencil(r, a.docs), section_halo(r, a.docs),
-                  section_lock(r)]
+                  section_alloc(r), section_lock(r)]
         for key in r.data:
             shutil.copy(os.path.join(r.dir, key + ".csv"),
                         os.path.join(a.docs, "bench", "%s_%s.csv" % (r.mpi, key)))

@@ -4,12 +4,20 @@
  * Every block that currently exists (free or allocated) has a record. At
  * any time the blocks partition the pool, so a block is identified by its
  * start offset alone: an open-addressing hash table maps offset -> record.
- * Free blocks are additionally linked into one list per order (block size
- * 2^order). Allocation pops the smallest sufficient free block and splits
- * it, pushing right halves onto the free lists; freeing merges the block
- * with its buddy (offset ^ size) while that buddy is free and of the same
- * order. Both walk at most log2(pool) orders; hash operations are O(1)
+ * Free blocks are additionally kept in one min-heap per order (block size
+ * 2^order), keyed by offset. Allocation takes the lowest free block of the
+ * smallest sufficient order and splits it, returning right halves to the
+ * heaps; freeing merges the block with its buddy (offset ^ size) while
+ * that buddy is free and of the same order. Both walk at most log2(pool)
+ * orders; heap operations are O(log free blocks), hash operations O(1)
  * expected.
+ *
+ * Merging is eager, so the free blocks are always the maximal aligned free
+ * blocks: the partition depends only on the set of allocated blocks, not
+ * on the order of the operations that produced it, and so does the block
+ * the next allocation returns (lowest offset, not most recently freed).
+ * Team heaps rely on this: units that free the same blocks in different
+ * orders still hand out the same offsets afterwards.
  */
 #include "globmem/buddy.h"
 
@@ -21,15 +29,22 @@
 
 typedef struct {
   uint64_t off;
-  int32_t prev, next; /* free-list links (free blocks only)   */
+  int32_t hpos; /* position in its order's heap (free blocks)  */
+  int32_t next; /* link of the unused-record stack             */
   uint8_t order;
   bool free;
 } block_t;
 
+/* Min-heap (by offset) of the free blocks of one order. */
+typedef struct {
+  int32_t *rec;
+  int32_t n, cap;
+} fheap_t;
+
 struct dart__buddy {
   size_t pool_size;
   unsigned min_order, max_order;
-  int32_t head[MAX_ORDERS]; /* free list per order                 */
+  fheap_t heap[MAX_ORDERS]; /* free blocks per order               */
   block_t *blocks;          /* record storage                      */
   int32_t nblocks, cap_blocks;
   int32_t recycled; /* stack of unused records (via .next) */
@@ -137,7 +152,7 @@ static int32_t record_new(dart__buddy_t *b, uint64_t off, unsigned order)
     r = b->nblocks++;
   }
   b->blocks[r] = (block_t){.off = off,
-                           .prev = NIL,
+                           .hpos = NIL,
                            .next = NIL,
                            .order = (uint8_t)order,
                            .free = false};
@@ -150,26 +165,81 @@ static void record_recycle(dart__buddy_t *b, int32_t r)
   b->recycled = r;
 }
 
+/* Makes room for one more free block in each order lo..hi, so that the
+ * pushes of one operation cannot fail half-way. */
+static int heap_reserve(dart__buddy_t *b, unsigned lo, unsigned hi)
+{
+  for (unsigned k = lo; k <= hi; k++) {
+    fheap_t *h = &b->heap[k];
+    if (h->n < h->cap) continue;
+    int32_t cap = h->cap ? 2 * h->cap : 8;
+    int32_t *nr = realloc(h->rec, (size_t)cap * sizeof *nr);
+    if (nr == NULL) return -1;
+    h->rec = nr;
+    h->cap = cap;
+  }
+  return 0;
+}
+
+static void heap_set(dart__buddy_t *b, fheap_t *h, int32_t i, int32_t r)
+{
+  h->rec[i] = r;
+  b->blocks[r].hpos = i;
+}
+
+static bool heap_less(const dart__buddy_t *b, const fheap_t *h, int32_t i,
+                      int32_t j)
+{
+  return b->blocks[h->rec[i]].off < b->blocks[h->rec[j]].off;
+}
+
+static void heap_swap(dart__buddy_t *b, fheap_t *h, int32_t i, int32_t j)
+{
+  int32_t ri = h->rec[i];
+  heap_set(b, h, i, h->rec[j]);
+  heap_set(b, h, j, ri);
+}
+
+/* Restores the heap order around position i. */
+static void heap_fix(dart__buddy_t *b, fheap_t *h, int32_t i)
+{
+  while (i > 0 && heap_less(b, h, i, (i - 1) / 2)) {
+    heap_swap(b, h, i, (i - 1) / 2);
+    i = (i - 1) / 2;
+  }
+  for (;;) {
+    int32_t l = 2 * i + 1, m = i;
+    if (l < h->n && heap_less(b, h, l, m)) m = l;
+    if (l + 1 < h->n && heap_less(b, h, l + 1, m)) m = l + 1;
+    if (m == i) return;
+    heap_swap(b, h, i, m);
+    i = m;
+  }
+}
+
+/* Marks record r free and adds it to its order's heap (room reserved). */
 static void list_push(dart__buddy_t *b, int32_t r)
 {
   block_t *blk = &b->blocks[r];
+  fheap_t *h = &b->heap[blk->order];
   blk->free = true;
-  blk->prev = NIL;
-  blk->next = b->head[blk->order];
-  if (blk->next != NIL) b->blocks[blk->next].prev = r;
-  b->head[blk->order] = r;
+  heap_set(b, h, h->n++, r);
+  heap_fix(b, h, h->n - 1);
 }
 
+/* Takes free record r out of its order's heap. */
 static void list_unlink(dart__buddy_t *b, int32_t r)
 {
   block_t *blk = &b->blocks[r];
-  if (blk->prev != NIL)
-    b->blocks[blk->prev].next = blk->next;
-  else
-    b->head[blk->order] = blk->next;
-  if (blk->next != NIL) b->blocks[blk->next].prev = blk->prev;
+  fheap_t *h = &b->heap[blk->order];
+  int32_t i = blk->hpos;
+  h->n--;
+  if (i != h->n) {
+    heap_set(b, h, i, h->rec[h->n]);
+    heap_fix(b, h, i);
+  }
   blk->free = false;
-  blk->prev = blk->next = NIL;
+  blk->hpos = NIL;
 }
 
 dart__buddy_t *dart__buddy_create(size_t pool_size)
@@ -181,13 +251,13 @@ dart__buddy_t *dart__buddy_create(size_t pool_size)
   b->pool_size = pool_size;
   b->min_order = log2_exact(DART__BUDDY_MIN_BLOCK);
   b->max_order = log2_exact(pool_size);
-  for (int i = 0; i < MAX_ORDERS; i++) b->head[i] = NIL;
   b->recycled = NIL;
   b->cap_blocks = 64;
   b->blocks = malloc((size_t)b->cap_blocks * sizeof *b->blocks);
   b->nslots = 128;
   b->slots = malloc(b->nslots * sizeof *b->slots);
-  if (b->blocks == NULL || b->slots == NULL) {
+  if (b->blocks == NULL || b->slots == NULL ||
+      heap_reserve(b, b->max_order, b->max_order) != 0) {
     dart__buddy_destroy(b);
     return NULL;
   }
@@ -201,6 +271,7 @@ dart__buddy_t *dart__buddy_create(size_t pool_size)
 void dart__buddy_destroy(dart__buddy_t *b)
 {
   if (b == NULL) return;
+  for (int i = 0; i < MAX_ORDERS; i++) free(b->heap[i].rec);
   free(b->blocks);
   free(b->slots);
   free(b);
@@ -231,9 +302,9 @@ int dart__buddy_alloc(dart__buddy_t *b, size_t size, uint64_t *offset)
   unsigned want = b->min_order;
   while (((size_t)1 << want) < size) want++;
   unsigned k = want;
-  while (k <= b->max_order && b->head[k] == NIL) k++;
-  if (k > b->max_order) return -1;
-  int32_t r = b->head[k];
+  while (k <= b->max_order && b->heap[k].n == 0) k++;
+  if (k > b->max_order || heap_reserve(b, want, k) != 0) return -1;
+  int32_t r = b->heap[k].rec[0];
   list_unlink(b, r);
   if (split_down(b, r, want) != 0) {
     /* Out of bookkeeping memory: give back what is left of the block. The
@@ -250,6 +321,7 @@ int dart__buddy_free(dart__buddy_t *b, uint64_t offset)
 {
   int32_t r = hash_find(b, offset);
   if (r == NIL || b->blocks[r].free) return -1;
+  if (heap_reserve(b, b->blocks[r].order, b->max_order) != 0) return -1;
   b->live--;
   while (b->blocks[r].order < b->max_order) {
     unsigned k = b->blocks[r].order;

@@ -41,6 +41,8 @@ dart_ret_t dart__globmem_team_fini(dart__team_t *team)
    * not yet freed are freed in their place in that order. */
   dart__segtable_revive_retired(team->segs, dart__segment_id);
   dart__segtable_foreach(team->segs, destroy_cb, &ret);
+  dart_ret_t r = dart__heap_fini(team);
+  if (r != DART_OK) ret = r;
   __atomic_store_n(&dart__segtables[team->id], NULL, __ATOMIC_RELEASE);
   dart__segtable_destroy(team->segs);
   free(team->segs);

@@ -35,6 +35,66 @@ DART__HIDDEN dart_ret_t dart__segment_destroy(dart__segment_t *seg);
  */
 DART__HIDDEN dart_ret_t dart__segment_retire(dart__segment_t *seg);
 
+/* A bare segment record of team (no memory, no windows, not published);
+ * NULL if out of memory (unit_base may be NULL: check). */
+DART__HIDDEN dart__segment_t *
+dart__segment_record(dart__team_t *team, dart__seg_kind_t kind, size_t size);
+/* Creates the windows of an allocated segment of size bytes per unit with
+ * the window scheme of window.c (collective). */
+DART__HIDDEN dart_ret_t dart__window_alloc(dart__segment_t *seg, size_t size);
+/* Creates a dynamic window on seg's team in its lock_all epoch. */
+DART__HIDDEN dart_ret_t dart__window_dynamic(dart__segment_t *seg);
+/* Windows the window scheme creates per allocation on team (1 or 2). */
+DART__HIDDEN int dart__window_count(const dart__team_t *team);
+/* Sets seg->cpu_atomics from its kind and team. */
+DART__HIDDEN void dart__segment_set_atomics(dart__segment_t *seg);
+/* Frees seg's windows (collective if it has any) and its record. */
+DART__HIDDEN dart_ret_t dart__segment_dispose(dart__segment_t *seg);
+
+/*
+ * Team heap (heap.c). Allocations with a largest per-unit size of at most
+ * DART__HEAP_MAX_BLOCK are carved from the team's heap chunks; chunks
+ * grow from DART__HEAP_CHUNK_MIN to DART__HEAP_CHUNK_MAX bytes per unit
+ * (docs/design.md §3 has the measurements behind these numbers).
+ */
+#define DART__HEAP_MIN_BLOCK ((size_t)64)
+#define DART__HEAP_MAX_BLOCK ((size_t)1 << 20)
+#define DART__HEAP_CHUNK_MIN ((size_t)4 << 20)
+#define DART__HEAP_CHUNK_MAX ((size_t)64 << 20)
+/* Does an allocation of max_size bytes (largest unit) go to the heap? */
+DART__HIDDEN bool dart__heap_takes(size_t max_size);
+/* Carves seg (sizes agreed, collective: every unit calls it with the same
+ * max_size) out of its team's heap, adding a chunk if none fits. */
+DART__HIDDEN dart_ret_t dart__heap_alloc(const char *func, dart__segment_t *seg,
+                                         size_t max_size);
+/* Returns seg's block to the heap (local). */
+DART__HIDDEN dart_ret_t dart__heap_free(dart__segment_t *seg);
+/* The team's dynamic window (created collectively at the first call, in
+ * its lock_all epoch, if mpi_left, the team's minimum of MPI objects
+ * left, allows) and its one-sided component. */
+DART__HIDDEN dart_ret_t dart__heap_dynamic(const char *func, dart__team_t *team,
+                                           int mpi_left, MPI_Win *win,
+                                           dart__osc_t *osc);
+/* Frees every chunk of team's heap (collective; segments freed before). */
+DART__HIDDEN dart_ret_t dart__heap_fini(dart__team_t *team);
+
+/*
+ * Agreement step of a creation (agree.c): combines sizes, ids, local
+ * statuses and retired registrations of all members of seg's team (its
+ * record filled in: size, segid, disp_pad). Sets seg->sym_size and, if
+ * they differ between units, seg->sizes / seg->disp_pads. Returns the
+ * worst status of all members, DART_ERR_OTHER if ids differ (collective
+ * calls out of order). *collect is for dart__segment_collect.
+ */
+DART__HIDDEN dart_ret_t dart__segment_agree(const char *func,
+                                            dart__segment_t *seg,
+                                            dart_ret_t status,
+                                            int32_t *collect);
+/* Frees retired registrations as the agreement decided (collective). */
+DART__HIDDEN dart_ret_t dart__segment_collect(const char *func,
+                                              dart__team_t *team,
+                                              int32_t collect);
+
 /* seg's id (callback of dart__segtable_revive_retired). */
 DART__HIDDEN int16_t dart__segment_id(dart__segment_t *seg);
 

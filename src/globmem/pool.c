@@ -6,9 +6,11 @@
  */
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "globmem/buddy.h"
 #include "globmem/globmem_internal.h"
+#include "onesided/progress.h"
 
 /* A buddy allocator over one segment, locked only under
  * DART_THREAD_MULTIPLE. */
@@ -44,8 +46,181 @@ static size_t pool_bytes(size_t requested)
 
 /* ---- dart_memalloc pool ------------------------------------------------ */
 
+/* DART's page in front of every pool portion (lock word at its start). */
+#define POOL_RESERVED ((size_t)4096)
+
 static dart__segment_t *pool_seg;
 static locked_buddy_t pool;
+
+/* Moves seg's view n bytes forward: the first n bytes of every portion
+ * are then out of reach of global pointers. */
+static void hide_prefix(dart__segment_t *seg, size_t n)
+{
+  for (int u = 0; u < seg->nunits; u++)
+    if (seg->unit_base[u] != NULL) seg->unit_base[u] += n;
+  for (int u = 0; seg->disp_pads != NULL && u < seg->nunits; u++)
+    seg->disp_pads[u] += (MPI_Aint)n;
+  seg->disp_pad += (MPI_Aint)n;
+  seg->base += n;
+  if (seg->own_base != NULL) seg->own_base += n;
+  seg->size -= n;
+  seg->sym_size -= n;
+}
+
+dart_ret_t dart__pool_lock_target(const char *func, int u, dart__target_t *t)
+{
+  if (pool_seg == NULL || u < 0 || u >= pool_seg->nunits) {
+    dart__log(DART__LOG_ERROR, func, "no lock word for unit %d", u);
+    return DART_ERR_INVAL;
+  }
+  t->seg = pool_seg;
+  t->unit = u;
+  t->disp = dart__segment_disp(pool_seg, u, 0) - (MPI_Aint)POOL_RESERVED;
+  char *b = pool_seg->unit_base[u];
+  t->local = b != NULL ? b - POOL_RESERVED : NULL;
+  return DART_OK;
+}
+
+/*
+ * Growth of the pool, without any collective call: at dart_init every unit
+ * reserves address space (GROW_RESERVE bytes, or less if the system
+ * refuses, mapped MAP_NORESERVE so that untouched pages cost nothing) and
+ * the units exchange its address; it is segment DART__SEG_POOL_GROWTH of
+ * DART_TEAM_ALL, reached through the team's dynamic window. When the pool
+ * proper is exhausted, dart_memalloc carves blocks from the reservation
+ * with a buddy allocator of its own and attaches (MPI_Win_attach, local)
+ * the part in use, doubling the attached part each time: a few
+ * attachments in all (Open MPI allows 32 per window). Node peers reach
+ * growth memory through MPI, not load/store.
+ */
+#define GROW_RESERVE ((size_t)1 << 40)
+#define GROW_PIECES 48
+
+static dart__segment_t *grow_seg;
+static locked_buddy_t grow;
+static size_t grow_attached;          /* bytes attached from the start   */
+static char *grow_piece[GROW_PIECES]; /* attached pieces (for detach) */
+static int grow_npieces;
+
+/* Reserves at most GROW_RESERVE bytes (at least 2 * bytes); 0 if not. */
+static size_t grow_reserve(size_t bytes, char **base)
+{
+  for (size_t r = GROW_RESERVE; r >= 2 * bytes; r >>= 1) {
+    void *p = mmap(NULL, r, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p != MAP_FAILED) {
+      *base = p;
+      return r;
+    }
+  }
+  return 0;
+}
+
+/* The growth segment over size bytes at base (collective over team ALL). */
+static dart_ret_t grow_segment(dart__team_t *all, char *base, size_t size)
+{
+  dart__segment_t *g = dart__segment_record(all, DART__SEG_POOL, size);
+  if (g == NULL || g->unit_base == NULL) return DART_ERR_NOMEM;
+  grow_seg = g;
+  g->segid = DART__SEG_POOL_GROWTH;
+  g->base = base;
+  if (all->size == 1) { /* no window: load/store and CPU atomics */
+    g->unit_base[0] = base;
+    dart__segment_set_atomics(g);
+  } else {
+    /* Agreed: every unit has the same budget this early. */
+    dart_ret_t ret = dart__heap_dynamic(__func__, all, dart__mpi_objects_left(),
+                                        &g->win, &g->osc);
+    if (ret != DART_OK) return ret;
+    g->own_base = base;
+    MPI_Aint mine;
+    g->disp_pads = malloc((size_t)all->size * sizeof *g->disp_pads);
+    if (g->disp_pads == NULL) return DART_ERR_NOMEM;
+    DART__MPI(MPI_Get_address(base, &mine));
+    DART__MPI(dart__mpi_allgather(&mine, 1, MPI_AINT, g->disp_pads, all->comm));
+  }
+  dart__segtable_publish(all->segs, g->segid, g);
+  return DART_OK;
+}
+
+static dart_ret_t grow_init(dart__team_t *all, size_t bytes)
+{
+  char *base = NULL;
+  unsigned long long r = grow_reserve(bytes, &base), rmin = r;
+  DART__MPI(dart__mpi_allreduce(&r, &rmin, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN,
+                                all->comm));
+  if (rmin == 0) {
+    if (base != NULL) munmap(base, r);
+    DART_LOG_WARN("no address space to grow the local pool beyond %zu bytes",
+                  bytes);
+    return DART_OK;
+  }
+  grow.buddy = dart__buddy_create((size_t)rmin);
+  pthread_mutex_init(&grow.mutex, NULL);
+  dart_ret_t ret = grow.buddy != NULL ? grow_segment(all, base, (size_t)rmin)
+                                      : DART_ERR_NOMEM;
+  if (ret != DART_OK)
+    DART_LOG_ERROR("cannot set up the growth of the local pool");
+  return ret;
+}
+
+/* Attaches the reservation up to at least end (caller holds grow.mutex). */
+static int grow_attach(size_t end)
+{
+  size_t pool_bytes_ = dart__buddy_pool_size(pool.buddy);
+  size_t next = grow_attached == 0 ? pool_bytes_ : 2 * grow_attached;
+  if (next < end) next = (end + POOL_RESERVED - 1) & ~(POOL_RESERVED - 1);
+  if (next > grow_seg->sym_size) next = grow_seg->sym_size;
+  if (grow_seg->win != MPI_WIN_NULL) {
+    if (grow_npieces == GROW_PIECES) return -1;
+    /* Node peers too reach growth memory through MPI only. */
+    dart__progress_require("dart_memalloc pool growth");
+    char *p = grow_seg->base + grow_attached;
+    int rc = MPI_Win_attach(grow_seg->win, p, (MPI_Aint)(next - grow_attached));
+    if (rc != MPI_SUCCESS) {
+      dart__mpi_log_error("dart_memalloc", "MPI_Win_attach", rc);
+      return -1;
+    }
+    grow_piece[grow_npieces++] = p;
+  }
+  DART_LOG_DEBUG("local pool grown by %zu bytes", next - grow_attached);
+  grow_attached = next;
+  return 0;
+}
+
+/* A block of the growth area; 0 or -1. */
+static int grow_alloc(size_t bytes, uint64_t *off)
+{
+  if (grow_seg == NULL) return -1;
+  if (dart__g.multithreaded) pthread_mutex_lock(&grow.mutex);
+  int rc = dart__buddy_alloc(grow.buddy, bytes, off);
+  if (rc == 0) {
+    size_t end = *off + dart__buddy_block_size(grow.buddy, *off);
+    if (end > grow_attached && grow_attach(end) != 0) {
+      dart__buddy_free(grow.buddy, *off);
+      rc = -1;
+    }
+  }
+  if (dart__g.multithreaded) pthread_mutex_unlock(&grow.mutex);
+  return rc;
+}
+
+static void grow_fini(void)
+{
+  if (grow_seg != NULL) {
+    for (int i = 0; i < grow_npieces; i++)
+      DART__MPI_LOG(MPI_Win_detach(grow_seg->win, grow_piece[i]));
+    dart__segtable_release(grow_seg->team->segs, grow_seg->segid);
+    munmap(grow_seg->base, grow_seg->sym_size);
+    grow_seg->win = MPI_WIN_NULL; /* the team's dynamic window */
+    dart__segment_dispose(grow_seg);
+  }
+  grow_seg = NULL;
+  grow_npieces = 0;
+  grow_attached = 0;
+  dart__buddy_destroy(grow.buddy);
+  grow.buddy = NULL;
+}
 
 dart_ret_t dart__globmem_init(void)
 {
@@ -54,7 +229,7 @@ dart_ret_t dart__globmem_init(void)
   dart__team_t *all = dart__team_get(DART_TEAM_ALL);
   size_t bytes = pool_bytes(dart__env.local_pool_size);
   dart_ret_t status = DART_OK;
-  if (bytes == 0) {
+  if (bytes == 0 || bytes > (size_t)PTRDIFF_MAX / 4) {
     DART_LOG_ERROR("DART_LOCAL_POOL_SIZE=%zu is too large",
                    dart__env.local_pool_size);
     status = DART_ERR_INVAL;
@@ -63,23 +238,19 @@ dart_ret_t dart__globmem_init(void)
     status = DART_ERR_NOMEM;
   }
   pthread_mutex_init(&pool.mutex, NULL);
-  ret = dart__segment_create(__func__, all, DART__SEG_POOL, bytes, NULL, status,
-                             &pool_seg);
+  ret = dart__segment_create(__func__, all, DART__SEG_POOL,
+                             bytes + POOL_RESERVED, NULL, status, &pool_seg);
   if (ret != DART_OK) {
     dart__buddy_destroy(pool.buddy);
     pool.buddy = NULL;
     return ret;
   }
-  /* The first block of every pool is DART's: offset 0 holds the lock word
-   * of emulated atomics on this unit's memory (see dart_segment.h). */
-  uint64_t off = 1;
-  if (dart__buddy_alloc(pool.buddy, 64, &off) != 0 ||
-      off != DART__POOL_LOCK_OFFSET) {
-    DART_LOG_ERROR("cannot reserve DART's block in the local pool");
-    return DART_ERR_OTHER;
-  }
-  __atomic_store_n((int64_t *)(void *)(pool_seg->base + off), 0,
+  hide_prefix(pool_seg, POOL_RESERVED);
+  /* The lock word of emulated atomics on this unit's memory. */
+  __atomic_store_n((int64_t *)(void *)(pool_seg->base - POOL_RESERVED), 0,
                    __ATOMIC_SEQ_CST);
+  ret = grow_init(all, bytes);
+  if (ret != DART_OK) return ret;
   DART__MPI(MPI_Barrier(all->comm)); /* zeroed before anybody locks it */
   DART_LOG_DEBUG("local pool: %zu bytes per unit", bytes);
   return DART_OK;
@@ -87,6 +258,7 @@ dart_ret_t dart__globmem_init(void)
 
 void dart__globmem_fini(void)
 {
+  grow_fini();
   if (pool_seg != NULL) dart__segment_destroy(pool_seg);
   pool_seg = NULL;
   dart__buddy_destroy(pool.buddy);
@@ -104,33 +276,43 @@ dart_ret_t dart_memalloc(size_t nelem, dart_datatype_t dtype, dart_gptr_t *gptr)
   dart_ret_t ret = dart__globmem_bytes(__func__, nelem, dtype, false, &bytes);
   if (ret != DART_OK) return ret;
   uint64_t off;
+  int16_t segid = 0;
   if (pool_seg == NULL || lb_alloc(&pool, bytes, &off) != 0) {
-    DART_LOG_ERROR("local pool exhausted: no free block of %zu bytes in the "
-                   "%zu-byte pool (raise DART_LOCAL_POOL_SIZE)",
-                   bytes, pool.buddy ? dart__buddy_pool_size(pool.buddy) : 0);
-    return DART_ERR_OTHER;
+    segid = DART__SEG_POOL_GROWTH;
+    if (grow_alloc(bytes, &off) != 0) {
+      DART_LOG_ERROR("local pool exhausted: no free block of %zu bytes in "
+                     "the %zu-byte pool nor in its growth area",
+                     bytes, pool.buddy ? dart__buddy_pool_size(pool.buddy) : 0);
+      return DART_ERR_OTHER;
+    }
   }
   gptr->unitid = dart__g.myid;
   gptr->flags = 0;
-  gptr->segid = 0;
+  gptr->segid = segid;
   gptr->teamid = DART_TEAM_ALL;
   gptr->addr_or_offs.offset = off;
   return DART_OK;
+}
+
+static int pool_free(int16_t segid, uint64_t off)
+{
+  if (segid == 0) return pool_seg != NULL ? lb_free(&pool, off) : -1;
+  return grow_seg != NULL ? lb_free(&grow, off) : -1;
 }
 
 dart_ret_t dart_memfree(dart_gptr_t gptr)
 {
   if (DART_GPTR_ISNULL(gptr)) return DART_OK;
   DART__CHECK_INIT();
-  DART__CHECK_ARG(gptr.segid == 0 && gptr.teamid == DART_TEAM_ALL,
+  DART__CHECK_ARG((gptr.segid == 0 || gptr.segid == DART__SEG_POOL_GROWTH) &&
+                      gptr.teamid == DART_TEAM_ALL,
                   "global pointer (team %d, segment %d) was not allocated by "
                   "dart_memalloc",
                   gptr.teamid, gptr.segid);
   DART__CHECK_ARG(gptr.unitid == dart__g.myid,
                   "unit %d cannot free memory of unit %d", dart__g.myid,
                   (int)gptr.unitid);
-  DART__CHECK_ARG(pool_seg != NULL &&
-                      lb_free(&pool, gptr.addr_or_offs.offset) == 0,
+  DART__CHECK_ARG(pool_free(gptr.segid, gptr.addr_or_offs.offset) == 0,
                   "no live dart_memalloc block at offset %llu (double free?)",
                   (unsigned long long)gptr.addr_or_offs.offset);
   return DART_OK;

@@ -43,12 +43,47 @@ static int ensure_chunk(dart__segtable_t *t, int16_t id)
   return 0;
 }
 
+/* The freed |ids| of a kind form a min-heap: the lowest is reused first,
+ * so the next id depends on the set of freed ids, not on the order in
+ * which they were freed (units may free in different orders). */
+static void freed_swap(int32_t *f, int32_t i, int32_t j)
+{
+  int32_t x = f[i];
+  f[i] = f[j];
+  f[j] = x;
+}
+
+static int32_t freed_pop(dart__segid_space_t *s)
+{
+  int32_t *f = s->freed, top = f[0];
+  f[0] = f[--s->nfreed];
+  for (int32_t i = 0;;) {
+    int32_t l = 2 * i + 1, m = i;
+    if (l < s->nfreed && f[l] < f[m]) m = l;
+    if (l + 1 < s->nfreed && f[l + 1] < f[m]) m = l + 1;
+    if (m == i) break;
+    freed_swap(f, i, m);
+    i = m;
+  }
+  return top;
+}
+
+static void freed_push(dart__segid_space_t *s, int32_t a)
+{
+  int32_t i = s->nfreed++;
+  s->freed[i] = a;
+  while (i > 0 && s->freed[i] < s->freed[(i - 1) / 2]) {
+    freed_swap(s->freed, i, (i - 1) / 2);
+    i = (i - 1) / 2;
+  }
+}
+
 int16_t dart__segtable_reserve(dart__segtable_t *t, dart__segid_kind_t kind)
 {
   dart__segid_space_t *s = &t->space[kind];
   int32_t a;
   if (s->nfreed > 0) {
-    a = s->freed[--s->nfreed];
+    a = freed_pop(s);
   } else {
     if (s->next_fresh > id_limit(kind)) return 0;
     if (ensure_chunk(t, signed_id(kind, s->next_fresh)) != 0) return 0;
@@ -67,6 +102,7 @@ static struct dart__segment **slot_of(dart__segtable_t *t, int16_t id)
 void dart__segtable_publish(dart__segtable_t *t, int16_t id,
                             struct dart__segment *seg)
 {
+  if (ensure_chunk(t, id) != 0) return;
   struct dart__segment **slot = slot_of(t, id);
   if (slot == NULL) return;
   if (*slot == NULL) t->live++;
@@ -91,7 +127,7 @@ void dart__segtable_release(dart__segtable_t *t, int16_t id)
     s->freed = f;
     s->capfreed = cap;
   }
-  s->freed[s->nfreed++] = a;
+  freed_push(s, a);
 }
 
 int dart__segtable_retire(dart__segtable_t *t, int16_t id,

@@ -4,9 +4,10 @@
  * Segment ids of a team:  0      the dart_memalloc pool (team ALL only),
  *                         1..    collective allocations (count up),
  *                         -1..   registrations (count down).
- * Freed ids are handed out again most-recently-freed first. Because every
- * member performs the same sequence of collective allocations and frees on
- * a team, the ids come out identical on all members without communication.
+ * Freed ids are handed out again lowest first. Because every member
+ * performs the same collective allocations on a team and frees the same
+ * ids between two of them (in any order), the ids come out identical on
+ * all members without communication.
  *
  * Lookup is O(1): one directory over the whole int16 id space, indexed
  * by the id biased to 0..65535 (two loads: chunk, entry). Chunks of 256
@@ -30,8 +31,10 @@ struct dart__segment; /* defined in dart_segment.h */
 #define DART__SEG_CHUNK_BITS 8
 #define DART__SEG_CHUNK (1 << DART__SEG_CHUNK_BITS)
 #define DART__SEG_NCHUNKS (65536 >> DART__SEG_CHUNK_BITS)
-/* Largest allocation id and largest |registration id|. */
-#define DART__SEG_MAX_ALLOC_ID 32767
+/* Largest allocation id and largest |registration id|; id 32767 of team
+ * DART_TEAM_ALL is the dart_memalloc pool's growth segment. */
+#define DART__SEG_MAX_ALLOC_ID 32766
+#define DART__SEG_POOL_GROWTH 32767
 #define DART__SEG_MAX_REG_ID 32768
 
 typedef enum { DART__SEGID_ALLOC = 0, DART__SEGID_REG = 1 } dart__segid_kind_t;
@@ -39,7 +42,7 @@ typedef enum { DART__SEGID_ALLOC = 0, DART__SEGID_REG = 1 } dart__segid_kind_t;
 /* Id bookkeeping of one kind (allocations or registrations). */
 typedef struct {
   int32_t next_fresh; /* next never-used |id|                  */
-  int32_t *freed;     /* LIFO stack of released |ids|          */
+  int32_t *freed;     /* min-heap of released |ids|            */
   int32_t nfreed, capfreed;
 } dart__segid_space_t;
 
@@ -53,6 +56,7 @@ typedef struct dart__segtable {
    * unit. Unpublished, but their ids stay reserved until released. */
   struct dart__segment **retired;
   int32_t nretired, capretired;
+  struct dart__heap *heap; /* the team's heap (globmem/heap.c), or NULL */
 } dart__segtable_t;
 
 /* Biased index of a segment id: 0..65535, id 0 at 32768. */
@@ -66,9 +70,9 @@ DART__HIDDEN void dart__segtable_init(dart__segtable_t *t);
 DART__HIDDEN void dart__segtable_destroy(dart__segtable_t *t);
 
 /*
- * Reserves the next id of the given kind (1, 2, ... or -1, -2, ...; a
- * released id first). Returns 0 if the id space is exhausted or memory ran
- * out. The id is not visible to lookups until dart__segtable_publish.
+ * Reserves the next id of the given kind (1, 2, ... or -1, -2, ...; the
+ * lowest released |id| first). Returns 0 if the id space is exhausted or memory
+ * ran out. The id is not visible to lookups until dart__segtable_publish.
  */
 DART__HIDDEN int16_t dart__segtable_reserve(dart__segtable_t *t,
                                             dart__segid_kind_t kind);
@@ -78,8 +82,8 @@ DART__HIDDEN void dart__segtable_publish(dart__segtable_t *t, int16_t id,
                                          struct dart__segment *seg);
 
 /*
- * Removes id from lookups (if published) and returns it to the free stack
- * of its kind (ids != 0), so that it is the next one reserved.
+ * Removes id from lookups (if published) and returns it to the freed ids
+ * of its kind (ids != 0).
  */
 DART__HIDDEN void dart__segtable_release(dart__segtable_t *t, int16_t id);
 

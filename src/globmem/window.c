@@ -21,6 +21,7 @@
  * Every RMA window lives in a lock_all epoch (MPI_MODE_NOCHECK) from
  * creation to destruction, the passive-target model of DART.
  */
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,9 +42,47 @@ int dart__globmem_live_windows(void)
   return __atomic_load_n(&dart__live_windows, __ATOMIC_RELAXED);
 }
 
+static int dart__live_comms; /* communicators of DART's teams */
+
 static void count_window(int delta)
 {
   __atomic_add_fetch(&dart__live_windows, delta, __ATOMIC_RELAXED);
+}
+
+void dart__mpi_objects_add(int n)
+{
+  __atomic_add_fetch(&dart__live_comms, n, __ATOMIC_RELAXED);
+}
+
+static int objects_limit(void)
+{
+  if (dart__env.max_mpi_objects > 0)
+    return dart__env.max_mpi_objects > INT_MAX ? INT_MAX
+                                               : (int)dart__env.max_mpi_objects;
+  return dart__g.is_openmpi ? 16384 : 2000;
+}
+
+int dart__mpi_objects_left(void)
+{
+  return objects_limit() -
+         __atomic_load_n(&dart__live_windows, __ATOMIC_RELAXED) -
+         __atomic_load_n(&dart__live_comms, __ATOMIC_RELAXED);
+}
+
+dart_ret_t dart__mpi_objects_refuse(const char *func, int need)
+{
+  dart__log(DART__LOG_ERROR, func,
+            "limit of %d MPI windows and communicators reached (%d windows, "
+            "%d communicators live, %d more needed; DART_MAX_MPI_OBJECTS)",
+            objects_limit(), dart__globmem_live_windows(),
+            __atomic_load_n(&dart__live_comms, __ATOMIC_RELAXED), need);
+  return DART_ERR_NOMEM;
+}
+
+/* Windows the window scheme creates for an allocation on team. */
+static int windows_needed(const dart__team_t *team)
+{
+  return (team->single_node || team->num_nodes == team->size) ? 1 : 2;
 }
 
 /*
@@ -111,6 +150,13 @@ static dart_ret_t open_epoch(dart__segment_t *seg)
   DART__MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, seg->win));
   seg->locked = true;
   return DART_OK;
+}
+
+dart_ret_t dart__window_dynamic(dart__segment_t *seg)
+{
+  DART__MPI(MPI_Win_create_dynamic(hints, seg->team->comm, &seg->win));
+  count_window(1);
+  return open_epoch(seg);
 }
 
 /* Rounds p up to the portion alignment (seg_align). */
@@ -228,8 +274,7 @@ static dart_ret_t alloc_private(dart__segment_t *seg, MPI_Aint msize,
   return open_epoch(seg);
 }
 
-/* Creates the windows of an allocated segment of size bytes (this unit). */
-static dart_ret_t alloc_windows(dart__segment_t *seg, size_t size)
+dart_ret_t dart__window_alloc(dart__segment_t *seg, size_t size)
 {
   dart__team_t *team = seg->team;
   MPI_Aint msize = padded_size(size);
@@ -255,6 +300,31 @@ static MPI_Aint reg_pad(const void *addr, size_t size)
   return (MPI_Aint)((uintptr_t)addr & (REG_WIN_ALIGN - 1));
 }
 
+/*
+ * Registrations go into the team's dynamic window (MPI_Win_attach, local)
+ * where the MPI holds many attachments: MPICH (10,000 and more, checked;
+ * its windows cost a context id each, of which a process has ~2,000).
+ * Open MPI allows 32 attachments per dynamic window (osc/ucx) or 64
+ * (osc/rdma), so there each registration keeps a window of its own, which
+ * Open MPI allows by the ten thousand. A one-unit team needs no window.
+ */
+static bool register_dynamic(const dart__team_t *team)
+{
+  return !dart__g.is_openmpi && team->size > 1;
+}
+
+/* Window displacement of this unit's registered portion, exchanged by the
+ * agreement: its address in a dynamic window, else the pad. */
+static dart_ret_t register_disp(dart__segment_t *seg, void *addr, size_t size)
+{
+  if (!register_dynamic(seg->team) || size == 0) {
+    seg->disp_pad = reg_pad(addr, size);
+    return DART_OK;
+  }
+  DART__MPI(MPI_Get_address(addr, &seg->disp_pad));
+  return DART_OK;
+}
+
 /* Creates the window of a registration of size bytes at addr. */
 static dart_ret_t register_window(dart__segment_t *seg, void *addr, size_t size)
 {
@@ -264,11 +334,38 @@ static dart_ret_t register_window(dart__segment_t *seg, void *addr, size_t size)
   /* A one-unit team only ever reaches its own memory: no window (Open
    * MPI's osc/rdma cannot even create one on a single process). */
   if (seg->nunits == 1) return DART_OK;
+  if (register_dynamic(seg->team)) {
+    dart_ret_t ret = dart__heap_dynamic("dart_team_memregister", seg->team,
+                                        seg->mpi_left, &seg->win, &seg->osc);
+    seg->borrowed = true;
+    if (ret != DART_OK || size == 0) return ret;
+    DART__MPI(MPI_Win_attach(seg->win, addr, (MPI_Aint)size));
+    seg->attached = true;
+    return DART_OK;
+  }
   MPI_Aint pad = reg_pad(addr, size);
   DART__MPI(MPI_Win_create((char *)base - pad, (MPI_Aint)size + pad, 1, hints,
                            seg->team->comm, &seg->win));
   count_window(1);
   return open_epoch(seg);
+}
+
+/* Detaches seg's memory from the dynamic window (local), after completing
+ * this unit's RMA on the segment. */
+static dart_ret_t register_detach(dart__segment_t *seg)
+{
+  dart_ret_t ret = DART_OK;
+  if (seg->mpi_used && MPI_Win_flush_all(seg->win) != MPI_SUCCESS)
+    ret = DART_ERR_OTHER;
+  if (seg->attached && MPI_Win_detach(seg->win, seg->base) != MPI_SUCCESS) {
+    DART_LOG_ERROR("MPI_Win_detach of segment %d of team %d failed", seg->segid,
+                   seg->team->id);
+    ret = DART_ERR_OTHER;
+  }
+  seg->attached = false;
+  seg->borrowed = false;
+  seg->win = MPI_WIN_NULL; /* the team's: not freed with seg */
+  return ret;
 }
 
 /* Logs a failed MPI call of a teardown path and records the failure. */
@@ -308,138 +405,70 @@ static void segment_free_memory(dart__segment_t *seg)
   free(seg);
 }
 
-/* What every member contributes to the agreement step of a creation. */
-typedef struct {
-  uint64_t size;
-  int32_t segid;
-  int32_t status;   /* dart_ret_t of the member's local checks     */
-  int32_t nretired; /* registrations retired here, not yet freed  */
-  int32_t disp_pad; /* window displacement of the portion start    */
-} agree_t;
-
-/*
- * Exchanges sizes, reserved ids and local status over the team. Fills the
- * size table of seg. Returns the worst status of all members (logging
- * which member failed if it was not the caller), DART_ERR_OTHER if ids
- * differ (collective calls out of order). If the exchange took place,
- * *nretired is the number of retired registrations that every member
- * holds, or 0 if the members hold different numbers.
- */
-static dart_ret_t agree(const char *func, dart__segment_t *seg, size_t size,
-                        dart_ret_t status, int32_t *nretired)
+dart_ret_t dart__segment_dispose(dart__segment_t *seg)
 {
-  *nretired = 0;
-  dart__team_t *team = seg->team;
-  /* Both buffers before the exchange: a unit that cannot take part in it
-   * would leave the others waiting. */
-  agree_t *all = malloc((size_t)team->size * sizeof *all);
-  seg->sizes = malloc((size_t)team->size * sizeof *seg->sizes);
-  if (all == NULL || seg->sizes == NULL) {
-    free(all);
-    dart__log(DART__LOG_ERROR, func, "out of memory");
-    return DART_ERR_NOMEM;
-  }
-  agree_t mine = {size, seg->segid, (int32_t)status, team->segs->nretired,
-                  (int32_t)seg->disp_pad};
-  int rc = MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all,
-                         (int)sizeof mine, MPI_BYTE, team->comm);
-  if (rc != MPI_SUCCESS) {
-    free(all);
-    dart__mpi_log_error(func, "MPI_Allgather", rc);
-    return DART_ERR_OTHER;
-  }
-  dart_ret_t ret = DART_OK;
-  bool sym = true;
-  *nretired = all[0].nretired;
-  bool same_pad = true;
-  for (int u = 0; u < team->size; u++) {
-    if (all[u].nretired != all[0].nretired) *nretired = 0;
-    same_pad = same_pad && all[u].disp_pad == all[0].disp_pad;
-    seg->sizes[u] = (size_t)all[u].size;
-    if (all[u].size != all[0].size) sym = false;
-    if (ret != DART_OK) continue;
-    if (all[u].status != DART_OK) {
-      ret = (dart_ret_t)all[u].status;
-      if (status == DART_OK)
-        dart__log(DART__LOG_ERROR, func,
-                  "team %d unit %d failed its local checks (%s)", team->id, u,
-                  dart__strerror(ret));
-    } else if (all[u].segid != seg->segid) {
-      dart__log(DART__LOG_ERROR, func,
-                "collective calls out of order on team %d: segment id %d "
-                "here, %d on unit %d",
-                team->id, seg->segid, all[u].segid, u);
-      ret = DART_ERR_OTHER;
-    }
-  }
-  seg->sym_size = (size_t)all[0].size;
-  seg->disp_pad = all[0].disp_pad;
-  if (!same_pad && ret == DART_OK) {
-    seg->disp_pads = malloc((size_t)team->size * sizeof *seg->disp_pads);
-    for (int u = 0; seg->disp_pads != NULL && u < team->size; u++)
-      seg->disp_pads[u] = all[u].disp_pad;
-    /* Peers fail in the window creation that follows: not recoverable. */
-    if (seg->disp_pads == NULL) ret = DART_ERR_NOMEM;
-  }
-  if (sym) {
-    free(seg->sizes);
-    seg->sizes = NULL;
-  }
-  free(all);
+  dart_ret_t ret = free_windows(seg);
+  segment_free_memory(seg);
   return ret;
 }
 
-static int cmp_retired(const void *a, const void *b)
+dart__segment_t *dart__segment_record(dart__team_t *team, dart__seg_kind_t kind,
+                                      size_t size)
 {
-  int ia = -(*(dart__segment_t *const *)a)->segid;
-  int ib = -(*(dart__segment_t *const *)b)->segid;
-  return (ia > ib) - (ia < ib);
+  dart__segment_t *seg = calloc(1, sizeof *seg);
+  if (seg == NULL) return NULL;
+  seg->kind = kind;
+  seg->team = team;
+  seg->nunits = team->size;
+  seg->myid = team->myid;
+  seg->unit_base = calloc((size_t)team->size, sizeof *seg->unit_base);
+  seg->win = MPI_WIN_NULL;
+  seg->shm_win = MPI_WIN_NULL;
+  seg->size = size;
+  seg->sym_size = size;
+  return seg;
 }
 
-/*
- * Frees the n retired registrations of team if every member retired the
- * same ones (collective; all members call it with the same n). Sorted by
- * id, the lists are equal iff their element-wise maximum and minimum agree:
- * one MPI_Allreduce(MAX) over the ids and their negations. Otherwise they
- * stay retired until a later agreement or the team's destruction.
- */
-static dart_ret_t collect_retired(const char *func, dart__team_t *team,
-                                  int32_t n)
+void dart__segment_set_atomics(dart__segment_t *seg)
 {
-  dart__segtable_t *tab = team->segs;
-  qsort(tab->retired, (size_t)n, sizeof *tab->retired, cmp_retired);
-  int32_t *k = malloc(2 * (size_t)n * sizeof *k);
-  int32_t ok = k != NULL, all_ok = 0;
-  for (int32_t i = 0; ok && i < n; i++) {
-    k[i] = tab->retired[i]->segid;
-    k[n + i] = -k[i];
+  /* Atomics on the shared mapping need every unit's memory mapped here
+   * (a one-unit team maps all of its memory). */
+  seg->cpu_atomics =
+      (seg->kind != DART__SEG_REGISTER && seg->team->single_node) ||
+      seg->team->size == 1;
+}
+
+/* Largest portion of any unit (sizes agreed). */
+static size_t max_portion_size(const dart__segment_t *seg)
+{
+  if (seg->sizes == NULL) return seg->sym_size;
+  size_t m = 0;
+  for (int u = 0; u < seg->nunits; u++)
+    if (seg->sizes[u] > m) m = seg->sizes[u];
+  return m;
+}
+
+/* Memory and windows of a segment whose sizes are agreed. */
+static dart_ret_t segment_memory(const char *func, dart__segment_t *seg,
+                                 void *addr)
+{
+  /* seg->mpi_left: the team's minimum, so all units decide alike. */
+  if (seg->kind == DART__SEG_REGISTER) {
+    if (seg->nunits > 1 && !register_dynamic(seg->team) && seg->mpi_left < 1)
+      return dart__mpi_objects_refuse(func, 1);
+    return register_window(seg, addr, seg->size);
   }
-  /* Members without memory for the keys opt out of this round. */
-  int rc = MPI_Allreduce(&ok, &all_ok, 1, MPI_INT32_T, MPI_MIN, team->comm);
-  if (rc == MPI_SUCCESS && all_ok)
-    rc =
-        MPI_Allreduce(MPI_IN_PLACE, k, 2 * n, MPI_INT32_T, MPI_MAX, team->comm);
-  if (rc != MPI_SUCCESS) {
-    free(k);
-    dart__mpi_log_error(func, "MPI_Allreduce", rc);
-    return DART_ERR_OTHER;
-  }
-  bool same = all_ok;
-  for (int32_t i = 0; same && i < n; i++) same = k[i] == -k[n + i];
-  free(k);
-  if (!same) return DART_OK;
-  dart_ret_t ret = DART_OK;
-  for (int32_t i = 0; i < n; i++) {
-    dart__segment_t *seg = tab->retired[i];
-    DART_LOG_DEBUG("team %d: freeing deregistered segment %d", team->id,
-                   seg->segid);
-    dart__segtable_release(tab, seg->segid);
-    dart_ret_t r = free_windows(seg);
-    if (r != DART_OK) ret = r;
-    segment_free_memory(seg);
-  }
-  tab->nretired = 0;
-  return ret;
+  size_t max = max_portion_size(seg);
+  if (seg->kind != DART__SEG_POOL && dart__heap_takes(max))
+    return dart__heap_alloc(func, seg, max);
+  if (seg->mpi_left < windows_needed(seg->team))
+    return dart__mpi_objects_refuse(func, windows_needed(seg->team));
+  return dart__window_alloc(seg, seg->size);
+}
+
+int dart__window_count(const dart__team_t *team)
+{
+  return windows_needed(team);
 }
 
 static dart__segid_kind_t id_kind(dart__seg_kind_t kind)
@@ -452,22 +481,15 @@ dart_ret_t dart__segment_create(const char *func, dart__team_t *team,
                                 dart_ret_t status, dart__segment_t **out)
 {
   *out = NULL;
-  dart__segment_t *seg = calloc(1, sizeof *seg);
+  dart__segment_t *seg = dart__segment_record(team, kind, size);
   if (seg == NULL) return DART_ERR_NOMEM; /* unrecoverable: peers hang */
-  seg->kind = kind;
-  seg->team = team;
-  seg->nunits = team->size;
-  seg->myid = team->myid;
-  seg->unit_base = calloc((size_t)team->size, sizeof *seg->unit_base);
   if (seg->unit_base == NULL && status == DART_OK) {
     dart__log(DART__LOG_ERROR, func, "out of memory");
     status = DART_ERR_NOMEM;
   }
-  seg->win = MPI_WIN_NULL;
-  seg->shm_win = MPI_WIN_NULL;
-  seg->size = size;
   /* This unit's window displacement of its portion, exchanged by agree. */
-  if (kind == DART__SEG_REGISTER) seg->disp_pad = reg_pad(addr, size);
+  if (kind == DART__SEG_REGISTER && status == DART_OK)
+    status = register_disp(seg, addr, size);
   if (kind != DART__SEG_REGISTER && size > max_portion() && status == DART_OK) {
     dart__log(DART__LOG_ERROR, func, "%zu bytes exceed the largest portion",
               size);
@@ -483,19 +505,15 @@ dart_ret_t dart__segment_create(const char *func, dart__team_t *team,
               team->id);
     status = DART_ERR_NOMEM;
   }
-  int32_t nretired = 0;
-  dart_ret_t ret = agree(func, seg, size, status, &nretired);
-  if (nretired > 0) {
-    dart_ret_t r = collect_retired(func, team, nretired);
+  int32_t collect = 0;
+  dart_ret_t ret = dart__segment_agree(func, seg, status, &collect);
+  if (collect != 0) {
+    dart_ret_t r = dart__segment_collect(func, team, collect);
     if (ret == DART_OK) ret = r;
   }
   if (ret == DART_OK) {
-    ret = (kind == DART__SEG_REGISTER) ? register_window(seg, addr, size)
-                                       : alloc_windows(seg, size);
-    /* Atomics on the shared mapping need every unit's memory mapped here
-     * (a one-unit team maps all of its memory). */
-    seg->cpu_atomics =
-        (kind != DART__SEG_REGISTER && team->single_node) || team->size == 1;
+    ret = segment_memory(func, seg, addr);
+    dart__segment_set_atomics(seg);
   }
   if (ret == DART_OK && !seg->cpu_atomics) {
     /* Peers reach the caller's portion through MPI: its own accesses take
@@ -507,6 +525,7 @@ dart_ret_t dart__segment_create(const char *func, dart__team_t *team,
                                : "memory on several nodes");
   }
   if (ret != DART_OK) {
+    if (seg->borrowed) register_detach(seg);
     free_windows(seg);
     if (seg->segid != 0) dart__segtable_release(team->segs, seg->segid);
     segment_free_memory(seg);
@@ -523,23 +542,26 @@ dart_ret_t dart__segment_destroy(dart__segment_t *seg)
   dart__handles_segment_freed(seg);
   /* Unpublish first: concurrent resolvers stop finding it. */
   dart__segtable_release(team->segs, seg->segid);
-  dart_ret_t ret = free_windows(seg);
-  segment_free_memory(seg);
-  return ret;
+  dart_ret_t ret = DART_OK;
+  if (seg->chunk != 0) ret = dart__heap_free(seg);
+  if (seg->borrowed) ret = register_detach(seg);
+  dart_ret_t r = dart__segment_dispose(seg);
+  return ret != DART_OK ? ret : r;
 }
 
 dart_ret_t dart__segment_retire(dart__segment_t *seg)
 {
-  /* Without a window nothing is collective: free right away. */
-  if (seg->win == MPI_WIN_NULL && seg->shm_win == MPI_WIN_NULL)
-    return dart__segment_destroy(seg);
+  /* A one-unit team has no window and nobody to agree with: free now. */
+  if (seg->nunits == 1) return dart__segment_destroy(seg);
   dart__handles_segment_freed(seg);
+  dart_ret_t ret = DART_OK;
+  if (seg->borrowed) ret = register_detach(seg); /* team's dynamic window */
   if (dart__segtable_retire(seg->team->segs, seg->segid, seg) != 0) {
     DART_LOG_ERROR("out of memory retiring segment %d of team %d", seg->segid,
                    seg->team->id);
     return DART_ERR_NOMEM;
   }
-  return DART_OK;
+  return ret;
 }
 
 int16_t dart__segment_id(dart__segment_t *seg)

@@ -100,13 +100,7 @@ static dart_ret_t cas_loop(const char *func, MPI_Win win, int unit,
 static dart_ret_t lock_target(const char *func, const dart__target_t *t,
                               dart__target_t *lock)
 {
-  dart__team_t *team = t->seg->team;
-  dart_gptr_t g = DART_GPTR_NULL;
-  g.unitid = team->l2g[t->unit];
-  g.segid = 0;
-  g.teamid = DART_TEAM_ALL;
-  g.addr_or_offs.offset = DART__POOL_LOCK_OFFSET;
-  return dart__segment_resolve(func, g, sizeof(int64_t), lock);
+  return dart__pool_lock_target(func, t->seg->team->l2g[t->unit], lock);
 }
 
 /* Get-compute-put of one element; the caller holds the lock word. */

@@ -24,6 +24,14 @@ static inline void gm_get(void *dst, dart_gptr_t g, size_t n)
 }
 
 /* Barrier on the world communicator with a memory fence around it. */
+/* Live MPI windows of global memory other than team heap chunks (which
+ * stay until their team ends): what an allocation or registration that is
+ * gone again must not leave behind. */
+static inline int gm_windows(void)
+{
+  return dart__globmem_live_windows() - dart__globmem_heap_windows();
+}
+
 static inline void gm_barrier(void)
 {
   __atomic_thread_fence(__ATOMIC_SEQ_CST);

@@ -250,12 +250,12 @@ int main(int argc, char **argv)
 {
   os_init(&argc, &argv);
   TEST_CHECK(nunits <= 64);
-  int w0 = dart__globmem_live_windows();
+  int w0 = gm_windows();
   test_memalloc();
   test_team_alloc();
   test_register();
   test_allocator();
-  TEST_CHECK(dart__globmem_live_windows() == w0);
+  TEST_CHECK(gm_windows() == w0);
   TEST_OK(dart_exit());
   if (me == 0) printf("test_globmem_access: OK (%d units)\n", nunits);
   return 0;

@@ -53,7 +53,7 @@ static void rma_on(int s, int round)
 
 static void test_order(void)
 {
-  int w0 = dart__globmem_live_windows();
+  int w0 = gm_windows();
   register_all(DART_TEAM_ALL);
   gm_barrier();
   /* First half released in per-unit orders, interleaved with RMA by this
@@ -83,7 +83,7 @@ static void test_order(void)
   dart_gptr_t a;
   TEST_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 8, DART_TYPE_BYTE, &a));
   TEST_OK(dart_team_memfree(a));
-  TEST_CHECK(dart__globmem_live_windows() == w0);
+  TEST_CHECK(gm_windows() == w0);
   for (int s = 0; s < NSEG; s++) free(mem[s]);
 }
 

@@ -1,5 +1,5 @@
 /*
- * Many live collective allocations (>= 1000) and alloc/free cycles that
+ * Many live collective allocations (10,000) and alloc/free cycles that
  * must not leak windows or memory.
  */
 #include <stdint.h>
@@ -20,11 +20,15 @@ static void rss_kib(long *rss, long *hwm)
   if (f) fclose(f);
 }
 
+/* Live team allocations: 10,000 at 1-2 units (1,000 at 3-4 units, where
+ * oversubscribed collectives make each one slower), all from the team
+ * heap, a few windows in all; data checked in the first and last ones and
+ * in a sample between. */
 static void test_many_live(void)
 {
-  enum { N = 1000 };
-  int w0 = dart__globmem_live_windows();
-  dart_gptr_t *g = malloc(N * sizeof *g);
+  const int N = nunits <= 2 ? 10000 : 1000;
+  int w0 = gm_windows(), h0 = dart__globmem_heap_windows();
+  dart_gptr_t *g = malloc((size_t)N * sizeof *g);
   for (int i = 0; i < N; i++) {
     size_t n = (size_t)(8 + ((i + me) % 4) * 8); /* 8..32 B, uneven */
     TEST_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, n / 8, DART_TYPE_LONGLONG,
@@ -36,11 +40,12 @@ static void test_many_live(void)
     TEST_OK(dart_gptr_getaddr(mine, (void **)&p));
     p[0] = (long long)me * 1000000 + i;
   }
-  int per = dart__globmem_live_windows() - w0;
-  TEST_CHECK(per >= N && per <= 2 * N);
+  TEST_CHECK(gm_windows() == w0); /* none of their own */
+  int heap = dart__globmem_heap_windows() - h0;
+  TEST_CHECK_MSG(heap <= 4, "%d heap windows for %d allocations", heap, N);
   gm_barrier();
   int peer = (me + 1) % nunits;
-  for (int i = 0; i < N; i += 10) {
+  for (int i = 0; i < N; i = (i == N - 1) ? N : (i + 97 < N ? i + 97 : N - 1)) {
     long long v = -1;
     dart_gptr_t gp = g[i];
     gp.unitid = peer;
@@ -51,9 +56,59 @@ static void test_many_live(void)
   gm_barrier();
   for (int i = N - 1; i >= 0; i -= 2) TEST_OK(dart_team_memfree(g[i]));
   for (int i = 0; i < N; i += 2) TEST_OK(dart_team_memfree(g[i]));
-  TEST_CHECK(dart__globmem_live_windows() == w0);
+  TEST_CHECK(gm_windows() == w0);
   free(g);
-  if (me == 0) printf("  %d live allocations: %d windows each\n", N, per / N);
+  if (me == 0) printf("  %d live allocations: %d heap windows\n", N, heap);
+}
+
+/* Live registrations of 16 bytes each, at 8 mod 16 in one array: as many
+ * as allocations above. MPICH holds them in the team's dynamic window,
+ * Open MPI in a window each. Data checked by a peer's get and put in the
+ * first, the last and a sample between; deregistered in a different order
+ * on odd units. */
+static void test_many_registrations(void)
+{
+  const int N = nunits <= 2 ? 10000 : 1000;
+  int w0 = gm_windows();
+  long long *mem = malloc((2 * (size_t)N + 1) * sizeof *mem);
+  dart_gptr_t *g = malloc((size_t)N * sizeof *g);
+  TEST_CHECK(mem != NULL && g != NULL);
+  for (int i = 0; i < N; i++) {
+    long long *p = mem + 1 + 2 * i;
+    p[0] = (long long)me * 1000000 + i;
+    p[1] = -1;
+    TEST_OK(
+        dart_team_memregister(DART_TEAM_ALL, 2, DART_TYPE_LONGLONG, p, &g[i]));
+  }
+  gm_barrier();
+  int peer = (me + 1) % nunits;
+  for (int i = 0; i < N; i = (i == N - 1) ? N : (i + 97 < N ? i + 97 : N - 1)) {
+    long long v = -1, w = (long long)me * 1000 + i % 1000;
+    dart_gptr_t gp = g[i];
+    gp.unitid = peer;
+    gm_get(&v, gp, sizeof v);
+    TEST_CHECK_MSG(v == (long long)peer * 1000000 + i, "reg %d: got %lld", i,
+                   v);
+    gp.addr_or_offs.offset = sizeof(long long);
+    gm_put(gp, &w, sizeof w);
+  }
+  gm_barrier();
+  int from = (me + nunits - 1) % nunits;
+  for (int i = 0; i < N; i = (i == N - 1) ? N : (i + 97 < N ? i + 97 : N - 1))
+    TEST_CHECK(mem[2 + 2 * i] == (long long)from * 1000 + i % 1000);
+  gm_barrier();
+  for (int k = 0; k < N; k++)
+    TEST_OK(dart_team_memderegister(g[(me % 2) ? N - 1 - k : k]));
+  dart_gptr_t r;
+  /* Windows of deregistered segments go at the next creation. */
+  TEST_OK(dart_team_memregister(DART_TEAM_ALL, 1, DART_TYPE_LONGLONG, mem, &r));
+  TEST_OK(dart_team_memderegister(r));
+  TEST_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 1, DART_TYPE_LONGLONG, &r));
+  TEST_OK(dart_team_memfree(r));
+  TEST_CHECK_MSG(gm_windows() == w0, "%d windows left", gm_windows() - w0);
+  free(g);
+  free(mem);
+  if (me == 0) printf("  %d live registrations\n", N);
 }
 
 static void cycle(int i, size_t bytes)
@@ -84,13 +139,13 @@ static void test_cycles(void)
   /* Collective window creation costs ~0.1 s at 4 oversubscribed MPICH
    * units: the full 500 cycles run at up to 2 units. */
   const int CYCLES = nunits <= 2 ? 500 : 150;
-  int w0 = dart__globmem_live_windows();
+  int w0 = gm_windows();
   for (int i = 0; i < WARM; i++) cycle(i, BYTES);
   long rss0, hwm0, rss1, hwm1;
   rss_kib(&rss0, &hwm0);
   for (int i = 0; i < CYCLES; i++) cycle(i, BYTES);
   rss_kib(&rss1, &hwm1);
-  TEST_CHECK(dart__globmem_live_windows() == w0);
+  TEST_CHECK(gm_windows() == w0);
   /* A leak of the 256 KiB per cycle would add > 100 MiB. */
   TEST_CHECK_MSG(rss1 - rss0 < 8 * 1024, "RSS grew from %ld to %ld KiB", rss0,
                  rss1);
@@ -105,6 +160,7 @@ int main(int argc, char **argv)
 {
   os_init(&argc, &argv);
   test_many_live();
+  test_many_registrations();
   test_cycles();
   TEST_OK(dart_exit());
   if (me == 0) printf("test_globmem_many: OK (%d units)\n", nunits);

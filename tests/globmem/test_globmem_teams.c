@@ -8,7 +8,7 @@
 int main(int argc, char **argv)
 {
   os_init(&argc, &argv);
-  int w0 = dart__globmem_live_windows();
+  int w0 = gm_windows();
   dart_group_t grp;
   TEST_OK(dart_group_create(&grp));
   for (int u = 0; u < nunits; u += 2)
@@ -66,7 +66,7 @@ int main(int argc, char **argv)
     TEST_CHECK(team == DART_TEAM_NULL);
   }
   TEST_OK(dart_team_memfree(onall));
-  TEST_CHECK(dart__globmem_live_windows() == w0);
+  TEST_CHECK(gm_windows() == w0);
   gm_barrier();
   TEST_OK(dart_exit());
   if (me == 0) printf("test_globmem_teams: OK (%d units)\n", nunits);

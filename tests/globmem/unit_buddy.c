@@ -111,8 +111,58 @@ static void test_large_pool(void)
   dart__buddy_destroy(b);
 }
 
+/* The offsets handed out depend only on the set of live blocks: two
+ * allocators that free the same blocks in different orders return the
+ * same offsets afterwards (team heaps rely on it), and the lowest free
+ * block of the smallest sufficient order is taken. */
+static void test_order_independent(void)
+{
+  enum { N = 600 };
+  dart__buddy_t *a = dart__buddy_create(1 << 20);
+  dart__buddy_t *b = dart__buddy_create(1 << 20);
+  uint64_t oa[N], ob[N];
+  srand(777);
+  for (int round = 0; round < 20; round++) {
+    for (int i = 0; i < N; i++) {
+      size_t sz = (size_t)16 << (rand() % 6);
+      TEST_CHECK(dart__buddy_alloc(a, sz, &oa[i]) == 0);
+      TEST_CHECK(dart__buddy_alloc(b, sz, &ob[i]) == 0);
+      TEST_CHECK_MSG(oa[i] == ob[i], "round %d alloc %d: %llu vs %llu", round,
+                     i, (unsigned long long)oa[i], (unsigned long long)ob[i]);
+    }
+    /* Free a random half: forwards in a, backwards in b. */
+    int pick[N], np = 0;
+    for (int i = 0; i < N; i++)
+      if (rand() % 2) pick[np++] = i;
+    for (int k = 0; k < np; k++)
+      TEST_CHECK(dart__buddy_free(a, oa[pick[k]]) == 0);
+    for (int k = np - 1; k >= 0; k--)
+      TEST_CHECK(dart__buddy_free(b, ob[pick[k]]) == 0);
+    /* Refill the freed slots, in index order. */
+    for (int k = 0; k < np; k++) {
+      int i = pick[k];
+      size_t sz = (size_t)16 << (i % 6);
+      TEST_CHECK(dart__buddy_alloc(a, sz, &oa[i]) == 0);
+      TEST_CHECK(dart__buddy_alloc(b, sz, &ob[i]) == 0);
+      TEST_CHECK(oa[i] == ob[i]);
+    }
+    for (int i = 0; i < N; i++) {
+      TEST_CHECK(dart__buddy_free(a, oa[i]) == 0);
+      TEST_CHECK(dart__buddy_free(b, ob[N - 1 - i]) == 0);
+    }
+  }
+  /* Lowest first: free 64 and 0 of four 32-byte blocks; 0 comes back. */
+  uint64_t o[4], x;
+  for (int i = 0; i < 4; i++) TEST_CHECK(dart__buddy_alloc(a, 32, &o[i]) == 0);
+  TEST_CHECK(dart__buddy_free(a, o[2]) == 0 && dart__buddy_free(a, o[0]) == 0);
+  TEST_CHECK(dart__buddy_alloc(a, 32, &x) == 0 && x == o[0]);
+  dart__buddy_destroy(a);
+  dart__buddy_destroy(b);
+}
+
 int main(void)
 {
+  test_order_independent();
   test_fill_exact();
   test_bad_input();
   test_random();

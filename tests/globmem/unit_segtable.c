@@ -46,13 +46,13 @@ static void test_ids(void)
   TEST_CHECK(dart__segtable_get(&t, 0) == SEG(5));
   TEST_CHECK(dart__segtable_get(&t, 3) == NULL);
 
-  /* Most recently freed first. */
-  dart__segtable_release(&t, 1);
+  /* Lowest freed first, whatever the order of the frees. */
   dart__segtable_release(&t, 2);
+  dart__segtable_release(&t, 1);
   TEST_CHECK(dart__segtable_get(&t, 1) == NULL &&
              dart__segtable_get(&t, 2) == NULL);
-  TEST_CHECK(dart__segtable_reserve(&t, DART__SEGID_ALLOC) == 2);
   TEST_CHECK(dart__segtable_reserve(&t, DART__SEGID_ALLOC) == 1);
+  TEST_CHECK(dart__segtable_reserve(&t, DART__SEGID_ALLOC) == 2);
   TEST_CHECK(dart__segtable_reserve(&t, DART__SEGID_ALLOC) == 3);
   dart__segtable_release(&t, -1);
   TEST_CHECK(dart__segtable_reserve(&t, DART__SEGID_REG) == -1);
@@ -69,13 +69,17 @@ static void test_exhaust(void)
 {
   dart__segtable_t t;
   dart__segtable_init(&t);
-  for (int32_t i = 1; i <= 32767; i++) {
+  for (int32_t i = 1; i <= DART__SEG_MAX_ALLOC_ID; i++) {
     int16_t id = dart__segtable_reserve(&t, DART__SEGID_ALLOC);
     TEST_CHECK(id == i);
     dart__segtable_publish(&t, id, SEG(i % 8));
   }
   TEST_CHECK(dart__segtable_reserve(&t, DART__SEGID_ALLOC) == 0);
-  TEST_CHECK(dart__segtable_get(&t, 32767) == SEG(32767 % 8));
+  TEST_CHECK(dart__segtable_get(&t, 32766) == SEG(32766 % 8));
+  /* The pool's growth segment: published under its fixed id. */
+  TEST_CHECK(dart__segtable_get(&t, DART__SEG_POOL_GROWTH) == NULL);
+  dart__segtable_publish(&t, DART__SEG_POOL_GROWTH, SEG(7));
+  TEST_CHECK(dart__segtable_get(&t, 32767) == SEG(7));
   for (int32_t i = 1; i <= 32768; i++) {
     int16_t id = dart__segtable_reserve(&t, DART__SEGID_REG);
     TEST_CHECK(id == (int16_t)-i);

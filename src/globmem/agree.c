@@ -1,0 +1,223 @@
+/*
+ * The agreement step of every collective segment creation, and the
+ * collection of retired (deregistered) segments it triggers.
+ *
+ * One MPI_Allreduce(MAX) over a vector of int64 carries everything that
+ * must be equal or combined across the team: each value v appears as v and
+ * -v, so the reduction yields its maximum and its minimum, and "equal on
+ * all units" is max == -max(-v). The vector holds the portion size, the
+ * reserved segment id, the status of the local argument checks (and the
+ * highest unit id that failed them), the number of retired registrations
+ * with their ids (up to AGREE_RETIRED of them), and the window
+ * displacement of the portion. Only if sizes or displacements differ
+ * between units (asymmetric allocations, registrations) does an
+ * MPI_Allgather of (size, displacement) follow. The common case, equal
+ * sizes, costs one small allreduce: less than the allgather of a record
+ * per unit it replaces (measured in docs/design.md §3).
+ */
+#include <stdlib.h>
+
+#include "coll/coll_internal.h"
+#include "globmem/globmem_internal.h"
+
+/* Retired ids compared inside the agreement allreduce; more take one
+ * allreduce of their own. */
+enum { AGREE_RETIRED = 4 };
+
+enum {
+  A_SIZE,
+  A_SEGID = 2,
+  A_STATUS = 4, /* max only: worst status                       */
+  A_FAILED,     /* max only: highest unit that failed, or -1     */
+  A_NRETIRED,
+  A_PAD = 8,
+  A_LEFT = 10,    /* max only: -(MPI objects left)               */
+  A_RETIRED = 11, /* ids, then their negations                  */
+  A_LEN = A_RETIRED + 2 * AGREE_RETIRED
+};
+
+static int cmp_retired(const void *a, const void *b)
+{
+  int ia = -(*(dart__segment_t *const *)a)->segid;
+  int ib = -(*(dart__segment_t *const *)b)->segid;
+  return (ia > ib) - (ia < ib);
+}
+
+static void put_pair(int64_t *v, int i, int64_t x)
+{
+  v[i] = x;
+  v[i + 1] = -x;
+}
+
+static bool pair_equal(const int64_t *v, int i)
+{
+  return v[i] == -v[i + 1];
+}
+
+/* Exchanges (size, displacement) of every unit: sizes or pads differ. */
+static dart_ret_t gather_sizes(const char *func, dart__segment_t *seg,
+                               bool same_size, bool same_pad)
+{
+  int n = seg->nunits;
+  int64_t mine[2] = {(int64_t)seg->size, (int64_t)seg->disp_pad};
+  int64_t *all = malloc(2 * (size_t)n * sizeof *all);
+  if (!same_size) seg->sizes = malloc((size_t)n * sizeof *seg->sizes);
+  if (!same_pad) seg->disp_pads = malloc((size_t)n * sizeof *seg->disp_pads);
+  /* Peers wait in the allgather: not recoverable, but do not crash. */
+  if (all == NULL || (!same_size && seg->sizes == NULL) ||
+      (!same_pad && seg->disp_pads == NULL)) {
+    free(all);
+    dart__log(DART__LOG_ERROR, func, "out of memory");
+    return DART_ERR_NOMEM;
+  }
+  int rc =
+      MPI_Allgather(mine, 2, MPI_INT64_T, all, 2, MPI_INT64_T, seg->team->comm);
+  if (rc != MPI_SUCCESS) {
+    free(all);
+    dart__mpi_log_error(func, "MPI_Allgather", rc);
+    return DART_ERR_OTHER;
+  }
+  for (int u = 0; u < n; u++) {
+    if (!same_size) seg->sizes[u] = (size_t)all[2 * u];
+    if (!same_pad) seg->disp_pads[u] = (MPI_Aint)all[2 * u + 1];
+  }
+  free(all);
+  return DART_OK;
+}
+
+/* Fills this unit's contribution; returns the number of retired ids in
+ * it (0 if there are more than fit). */
+static int32_t contribution(const dart__segment_t *seg, dart_ret_t status,
+                            int64_t *v)
+{
+  dart__segtable_t *tab = seg->team->segs;
+  put_pair(v, A_SIZE, (int64_t)seg->size);
+  put_pair(v, A_SEGID, seg->segid);
+  v[A_STATUS] = status;
+  v[A_FAILED] = status != DART_OK ? seg->myid : -1;
+  put_pair(v, A_NRETIRED, tab->nretired);
+  put_pair(v, A_PAD, (int64_t)seg->disp_pad);
+  v[A_LEFT] = -(int64_t)dart__mpi_objects_left();
+  int32_t n = tab->nretired;
+  if (n > 1) qsort(tab->retired, (size_t)n, sizeof *tab->retired, cmp_retired);
+  for (int i = 0; i < AGREE_RETIRED; i++) {
+    int64_t id = (i < n && n <= AGREE_RETIRED) ? tab->retired[i]->segid : 0;
+    v[A_RETIRED + i] = id;
+    v[A_RETIRED + AGREE_RETIRED + i] = -id;
+  }
+  return n <= AGREE_RETIRED ? n : 0;
+}
+
+/* Did every unit retire the same AGREE_RETIRED-or-fewer registrations? */
+static bool same_retired(const int64_t *v)
+{
+  for (int i = 0; i < AGREE_RETIRED; i++)
+    if (v[A_RETIRED + i] != -v[A_RETIRED + AGREE_RETIRED + i]) return false;
+  return true;
+}
+
+dart_ret_t dart__segment_agree(const char *func, dart__segment_t *seg,
+                               dart_ret_t status, int32_t *collect)
+{
+  *collect = 0;
+  dart__team_t *team = seg->team;
+  int64_t v[A_LEN];
+  int32_t inline_ids = contribution(seg, status, v);
+  /* The wait policy of DART's collectives (DART_COLL_WAIT): blocking, or
+   * non-blocking with a yielding wait when units outnumber cores. */
+  int rc = dart__coll_blocking()
+               ? MPI_Allreduce(MPI_IN_PLACE, v, A_LEN, MPI_INT64_T, MPI_MAX,
+                               team->comm)
+               : dart__mpi_allreduce(MPI_IN_PLACE, v, A_LEN, MPI_INT64_T,
+                                     MPI_MAX, team->comm);
+  if (rc != MPI_SUCCESS) {
+    dart__mpi_log_error(func, "MPI_Allreduce", rc);
+    return DART_ERR_OTHER;
+  }
+  if (pair_equal(v, A_NRETIRED) && v[A_NRETIRED] > 0) {
+    /* Same count everywhere: compared here if few, else collected by
+     * dart__segment_collect with an allreduce of its own. */
+    if (inline_ids == 0)
+      *collect = (int32_t)v[A_NRETIRED];
+    else if (same_retired(v))
+      *collect = -(int32_t)v[A_NRETIRED];
+  }
+  dart_ret_t ret = (dart_ret_t)v[A_STATUS];
+  if (ret != DART_OK) {
+    if (status == DART_OK)
+      dart__log(DART__LOG_ERROR, func,
+                "team %d unit %lld failed its local checks (%s)", team->id,
+                (long long)v[A_FAILED], dart__strerror(ret));
+    return ret;
+  }
+  if (!pair_equal(v, A_SEGID)) {
+    dart__log(DART__LOG_ERROR, func,
+              "collective calls out of order on team %d: segment id %d "
+              "here, %lld to %lld on other units",
+              team->id, seg->segid, (long long)-v[A_SEGID + 1],
+              (long long)v[A_SEGID]);
+    return DART_ERR_OTHER;
+  }
+  seg->mpi_left = (int)-v[A_LEFT];
+  bool same_size = pair_equal(v, A_SIZE), same_pad = pair_equal(v, A_PAD);
+  seg->sym_size = seg->size;
+  if (same_size && same_pad) return DART_OK;
+  return gather_sizes(func, seg, same_size, same_pad);
+}
+
+/* Frees the n (sorted) retired registrations of team. */
+static dart_ret_t free_retired(dart__team_t *team, int32_t n)
+{
+  dart__segtable_t *tab = team->segs;
+  dart_ret_t ret = DART_OK;
+  for (int32_t i = 0; i < n; i++) {
+    dart__segment_t *seg = tab->retired[i];
+    DART_LOG_DEBUG("team %d: freeing deregistered segment %d", team->id,
+                   seg->segid);
+    dart__segtable_release(tab, seg->segid);
+    dart_ret_t r = dart__segment_dispose(seg);
+    if (r != DART_OK) ret = r;
+  }
+  /* Retired after the agreement (other threads): keep those. */
+  tab->nretired -= n;
+  for (int32_t i = 0; i < tab->nretired; i++)
+    tab->retired[i] = tab->retired[n + i];
+  return ret;
+}
+
+/*
+ * Frees the retired registrations as decided by dart__segment_agree
+ * (collective; all members call it with the same collect): collect < 0:
+ * the -collect retired ones, known to be the same everywhere; collect > 0:
+ * the collect retired ones if every member retired the same (sorted by id,
+ * the lists are equal iff their element-wise maximum and minimum agree:
+ * one MPI_Allreduce(MAX) over the ids and their negations).
+ */
+dart_ret_t dart__segment_collect(const char *func, dart__team_t *team,
+                                 int32_t collect)
+{
+  if (collect < 0) return free_retired(team, -collect);
+  if (collect == 0) return DART_OK;
+  int32_t n = collect;
+  dart__segtable_t *tab = team->segs;
+  int32_t *k = malloc(2 * (size_t)n * sizeof *k);
+  int32_t ok = k != NULL, all_ok = 0;
+  for (int32_t i = 0; ok && i < n; i++) {
+    k[i] = tab->retired[i]->segid;
+    k[n + i] = -k[i];
+  }
+  /* Members without memory for the keys opt out of this round. */
+  int rc = MPI_Allreduce(&ok, &all_ok, 1, MPI_INT32_T, MPI_MIN, team->comm);
+  if (rc == MPI_SUCCESS && all_ok)
+    rc =
+        MPI_Allreduce(MPI_IN_PLACE, k, 2 * n, MPI_INT32_T, MPI_MAX, team->comm);
+  if (rc != MPI_SUCCESS) {
+    free(k);
+    dart__mpi_log_error(func, "MPI_Allreduce", rc);
+    return DART_ERR_OTHER;
+  }
+  bool same = all_ok;
+  for (int32_t i = 0; same && i < n; i++) same = k[i] == -k[n + i];
+  free(k);
+  return same ? free_retired(team, n) : DART_OK;
+}
