@@ -4,10 +4,10 @@
  * Every communicator DART creates carries MPI_ERRORS_RETURN: DART's
  * duplicate of MPI_COMM_WORLD gets it in dart_init, and everything else
  * (node communicators, team communicators, the progress thread's
- * duplicate) is split or duplicated from it and inherits it (MPI-4.0
- * §7.4.2, §9.3); team.c sets it again on team and node communicators, and
- * window.c on every window. DART never changes the handler of the
- * application's MPI_COMM_WORLD, with one exception below.
+ * duplicate) is split or duplicated from it and inherits it (the MPI
+ * standard has duplicates and splits inherit it); team.c sets it again on team
+ * and node communicators, and window.c on every window. DART never changes the
+ * handler of the application's MPI_COMM_WORLD, with one exception below.
  *
  * Open MPI 4.1 reports the error of a failed non-blocking collective
  * through MPI_COMM_WORLD's handler instead of the handler of the request's
