@@ -106,11 +106,11 @@ dart_ret_t dart_gather(const void *sendbuf, void *recvbuf, size_t nelem,
   if (ret != DART_OK || nelem == 0) return ret;
   const void *send = sendbuf;
   if (team->myid == root.id) {
-    const char *own = (const char *)recvbuf + (size_t)root.id * s.bytes;
     if (recvbuf == NULL) {
       ret = DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements",
                              nelem);
     } else {
+      const char *own = (const char *)recvbuf + (size_t)root.id * s.bytes;
       send = send_or_in_place(sendbuf, s.bytes, recvbuf,
                               s.bytes * (size_t)team->size, own, false);
       if (send == NULL)
