@@ -79,6 +79,13 @@ DART__HIDDEN dart_ret_t dart__mpi_objects_refuse(const char *func, int need);
               "DART is not initialized (call dart_init first)")
 
 /*
+ * MPI_Test(req, done, MPI_STATUS_IGNORE) whose failure always comes back
+ * as an error code, also under Open MPI, which reports failed non-blocking
+ * collectives through MPI_COMM_WORLD's handler (mpi_errors.c).
+ */
+DART__HIDDEN int dart__mpi_test(MPI_Request *req, int *done);
+
+/*
  * Waits for an MPI request without monopolising a core: polls
  * DART_SPIN_COUNT times, then yields the CPU between polls, then sleeps a
  * few microseconds between polls. Returns an MPI error code.

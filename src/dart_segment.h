@@ -196,11 +196,18 @@ dart__segment_resolve(const char *func, dart_gptr_t gptr, size_t nbytes,
   return DART_OK;
 }
 
-/* Marks that MPI RMA operations were issued on seg->win (sticky). */
+/* Notes that the calling thread issued an MPI operation on seg, and
+ * completes all it noted (onesided/pending.c; dart_lock_release). */
+DART__HIDDEN void dart__rma_note(const dart__segment_t *seg);
+DART__HIDDEN dart_ret_t dart__rma_complete_noted(const char *func);
+
+/* Marks that MPI RMA operations were issued on seg->win (sticky) and
+ * notes it for the calling thread's next lock release. */
 static inline void dart__segment_mark_mpi(dart__segment_t *seg)
 {
   if (!__atomic_load_n(&seg->mpi_used, __ATOMIC_RELAXED))
     __atomic_store_n(&seg->mpi_used, 1, __ATOMIC_RELAXED);
+  dart__rma_note(seg);
 }
 
 /*

@@ -52,7 +52,7 @@ int dart__mpi_wait(MPI_Request *req)
 {
   for (uint64_t it = 0;; it++) {
     int done = 0;
-    int rc = MPI_Test(req, &done, MPI_STATUS_IGNORE);
+    int rc = dart__mpi_test(req, &done);
     if (rc != MPI_SUCCESS || done) return rc;
     dart__backoff(it);
   }

@@ -77,11 +77,10 @@ dart_ret_t dart_scatter(const void *sendbuf, void *recvbuf, size_t nelem,
   bool is_root = team->myid == root.id;
   void *recv = recvbuf;
   if (is_root) {
-    const char *own = (const char *)sendbuf + (size_t)root.id * s.bytes;
     if (sendbuf == NULL)
       ret = DART__COLL_INVAL(__func__, "sendbuf is NULL with %zu elements",
                              nelem);
-    else if (recvbuf == own)
+    else if (recvbuf == (const char *)sendbuf + (size_t)root.id * s.bytes)
       recv = MPI_IN_PLACE;
     else if (overlaps(sendbuf, s.bytes * (size_t)team->size, recvbuf, s.bytes))
       ret = DART__COLL_INVAL(__func__, "recvbuf overlaps sendbuf");
@@ -114,11 +113,11 @@ dart_ret_t dart_gather(const void *sendbuf, void *recvbuf, size_t nelem,
   if (ret != DART_OK || nelem == 0) return ret;
   const void *send = sendbuf;
   if (team->myid == root.id) {
-    const char *own = (const char *)recvbuf + (size_t)root.id * s.bytes;
     if (recvbuf == NULL) {
       ret = DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements",
                              nelem);
     } else {
+      const char *own = (const char *)recvbuf + (size_t)root.id * s.bytes;
       send = send_or_in_place(sendbuf, s.bytes, recvbuf,
                               s.bytes * (size_t)team->size, own, false);
       if (send == NULL)
@@ -150,7 +149,9 @@ dart_ret_t dart_allgather(const void *sendbuf, void *recvbuf, size_t nelem,
   dart_ret_t ret =
       dart__coll_begin_span(__func__, teamid, NULL, dtype, nelem, &team, &s);
   if (ret != DART_OK || nelem == 0) return ret;
-  const char *own = (const char *)recvbuf + (size_t)team->myid * s.bytes;
+  const char *own = recvbuf == NULL
+                        ? NULL
+                        : (const char *)recvbuf + (size_t)team->myid * s.bytes;
   const void *send = send_or_in_place(sendbuf, s.bytes, recvbuf,
                                       s.bytes * (size_t)team->size, own, true);
   if (recvbuf == NULL || send == NULL) {

@@ -142,11 +142,33 @@ static dart__osc_t window_osc(MPI_Win win)
   return DART__OSC_OTHER;
 }
 
+/*
+ * DART needs the unified memory model on every window: the owner and node
+ * peers access portions by load/store while other units use RMA, and the
+ * only synchronisation between the two is MPI_Win_flush / atomics on one
+ * side and DART's fences and barriers (a full memory barrier around an
+ * MPI_Ibarrier) on the other, never MPI_Win_sync. Under MPI_WIN_SEPARATE
+ * that would be wrong, so such a window fails the allocation.
+ */
+static dart_ret_t require_unified(MPI_Win win)
+{
+  int *model = NULL, flag = 0;
+  DART__MPI(MPI_Win_get_attr(win, MPI_WIN_MODEL, &model, &flag));
+  if (flag && *model != MPI_WIN_UNIFIED) {
+    DART_LOG_ERROR("the MPI window memory model is MPI_WIN_SEPARATE; DART "
+                   "needs MPI_WIN_UNIFIED");
+    return DART_ERR_OTHER;
+  }
+  return DART_OK;
+}
+
 /* Common setup of a new RMA window: error handler and lock_all epoch. */
 static dart_ret_t open_epoch(dart__segment_t *seg)
 {
   seg->osc = window_osc(seg->win);
   DART__MPI(MPI_Win_set_errhandler(seg->win, MPI_ERRORS_RETURN));
+  dart_ret_t ret = require_unified(seg->win);
+  if (ret != DART_OK) return ret;
   DART__MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, seg->win));
   seg->locked = true;
   return DART_OK;
@@ -248,6 +270,8 @@ static dart_ret_t alloc_hybrid(dart__segment_t *seg, MPI_Aint msize,
                                     &seg->shm_win));
   count_window(1);
   DART__MPI(MPI_Win_set_errhandler(seg->shm_win, MPI_ERRORS_RETURN));
+  dart_ret_t model = require_unified(seg->shm_win);
+  if (model != DART_OK) return model;
   for (int u = 0; u < team->size; u++) {
     if (!dart__team_unit_is_local_node(team, u)) continue;
     dart_ret_t ret = shared_base(seg->shm_win, team->unit_node_rank[u],

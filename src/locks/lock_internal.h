@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "../dart_team.h"
 #include "../dart_watch.h"
@@ -30,13 +31,12 @@ struct dart__lock_list;
 
 struct dart_lock_struct {
   dart_team_t teamid;
-  int myid;            /* caller's id in the team                     */
-  int tail_unit;       /* team unit holding TAIL                      */
-  dart_gptr_t gptr;    /* base of the records (unitid 0, offset 0)    */
-  bool valid;          /* global state exists (team not destroyed)    */
-  pthread_mutex_t mtx; /* serialises the unit's threads               */
-  _Atomic bool held;   /* the unit holds the lock ...                 */
-  pthread_t owner;     /* ... through this thread                     */
+  int myid;                 /* caller's id in the team                     */
+  int tail_unit;            /* team unit holding TAIL                      */
+  dart_gptr_t gptr;         /* base of the records (unitid 0, offset 0)    */
+  bool valid;               /* global state exists (team not destroyed)    */
+  pthread_mutex_t mtx;      /* serialises the unit's threads               */
+  _Atomic(uintptr_t) owner; /* token of the holding thread, 0: none  */
   struct dart_lock_struct *prev, *next; /* in the team's lock list    */
   struct dart__lock_list *list;
 };
@@ -46,6 +46,10 @@ struct dart__lock_list {
   struct dart_lock_struct *head, *tail;
   unsigned long created; /* locks ever created: round-robin tail unit */
 };
+
+/* Records that the calling thread holds l (after the MCS protocol granted
+ * it; locks.c). */
+DART__HIDDEN void dart__lock_mark_held(struct dart_lock_struct *l);
 
 /* MCS protocol on the global records (mcs.c); the caller holds l->mtx. */
 DART__HIDDEN dart_ret_t dart__mcs_init_record(struct dart_lock_struct *l);

@@ -13,9 +13,11 @@
  * become "not initialised", so a late dart_team_lock_destroy only frees the
  * local handle.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <strings.h>
 
+#include "../dart_segment.h"
 #include "lock_internal.h"
 
 /* Team unit that holds the TAIL of the next lock created on `team`. */
@@ -144,10 +146,20 @@ bool dart_lock_initialized(struct dart_lock_struct const *lock)
   return lock != NULL && lock->valid;
 }
 
-/* Does the calling thread hold l? */
+/* Token of the calling thread: the address of a thread-local byte, unique
+ * among live threads (a pthread_t cannot be stored atomically everywhere). */
+static uintptr_t thread_token(void)
+{
+  static __thread char token;
+  return (uintptr_t)&token;
+}
+
+/* Does the calling thread hold l? Only the holder stores its own token,
+ * so a relaxed load suffices to recognise it. */
 static bool lock_held_by_me(struct dart_lock_struct *l)
 {
-  return atomic_load(&l->held) && pthread_equal(l->owner, pthread_self());
+  return atomic_load_explicit(&l->owner, memory_order_relaxed) ==
+         thread_token();
 }
 
 /* Common checks of acquire/try/release. */
@@ -161,10 +173,14 @@ static bool lock_held_by_me(struct dart_lock_struct *l)
                     (void *)(l));                                              \
   } while (0)
 
-static void lock_mark_held(struct dart_lock_struct *l)
+void dart__lock_mark_held(struct dart_lock_struct *l)
 {
-  l->owner = pthread_self();
-  atomic_store(&l->held, true);
+  atomic_store_explicit(&l->owner, thread_token(), memory_order_relaxed);
+}
+
+static void lock_mark_free(struct dart_lock_struct *l)
+{
+  atomic_store_explicit(&l->owner, 0, memory_order_relaxed);
 }
 
 dart_ret_t dart_lock_acquire(dart_lock_t lock)
@@ -185,7 +201,7 @@ dart_ret_t dart_lock_acquire(dart_lock_t lock)
     pthread_mutex_unlock(&lock->mtx);
     return ret;
   }
-  lock_mark_held(lock);
+  dart__lock_mark_held(lock);
   return DART_OK;
 }
 
@@ -206,7 +222,7 @@ dart_ret_t dart_lock_try_acquire(dart_lock_t lock, int32_t *result)
     pthread_mutex_unlock(&lock->mtx);
     return ret;
   }
-  lock_mark_held(lock);
+  dart__lock_mark_held(lock);
   *result = 1;
   return DART_OK;
 }
@@ -216,8 +232,12 @@ dart_ret_t dart_lock_release(dart_lock_t lock)
   DART__LOCK_CHECK(lock);
   DART__CHECK_ARG(lock_held_by_me(lock),
                   "lock %p is not held by the calling unit", (void *)lock);
-  atomic_store(&lock->held, false);
-  dart_ret_t ret = dart__mcs_release(lock);
+  /* The critical section's RMA is complete before the next holder
+   * enters (docs/locks.md). */
+  dart_ret_t ret = dart__rma_complete_noted(__func__);
+  lock_mark_free(lock);
+  dart_ret_t r2 = dart__mcs_release(lock);
+  if (ret == DART_OK) ret = r2;
   pthread_mutex_unlock(&lock->mtx);
   return ret;
 }

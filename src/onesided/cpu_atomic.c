@@ -126,6 +126,29 @@ static long double f80_combine(long double a, long double b,
   ARITH_COMBINE(long double, unsigned long long, a, b, op, 0);
 }
 
+/*
+ * New bytes of a long double element at cur after op with val. Only
+ * DART__LD_VALUE_BYTES bytes carry the value (x86: the 80-bit x87 format
+ * in 16 bytes); a long double variable's padding is whatever the stack
+ * held. REPLACE therefore stores the origin's bytes exactly as the user
+ * wrote them, and every other op stores the result's value bytes and
+ * keeps the target's padding: no byte that nobody wrote reaches memory.
+ */
+static void f80_result(void *out, const void *cur, const void *val,
+                       dart_operation_t op)
+{
+  if (op == DART_OP_REPLACE) {
+    memmove(out, val, sizeof(long double));
+    return;
+  }
+  long double a, b, r;
+  memcpy(&a, cur, sizeof a);
+  memcpy(&b, val, sizeof b);
+  r = f80_combine(a, b, op);
+  memmove(out, cur, sizeof(long double));
+  memcpy(out, &r, DART__LD_VALUE_BYTES);
+}
+
 #if defined(__x86_64__) && defined(__SIZEOF_INT128__)
 #define DART__HAVE_LD_ATOMIC 1
 typedef unsigned __int128 u128_t;
@@ -136,14 +159,9 @@ __attribute__((target("cx16"))) static void
 f80_op(void *tp, const void *vp, void *oldp, dart_operation_t op)
 {
   u128_t *t = tp, ob, nb, prev;
-  long double v, o, n;
-  memcpy(&v, vp, sizeof v);
   ob = __sync_val_compare_and_swap(t, (u128_t)0, (u128_t)0); /* atomic read */
   while (op != DART_OP_NO_OP) {
-    memcpy(&o, &ob, sizeof o);
-    n = f80_combine(o, v, op);
-    nb = 0;
-    memcpy(&nb, &n, sizeof n);
+    f80_result(&nb, &ob, vp, op);
     prev = __sync_val_compare_and_swap(t, ob, nb);
     if (prev == ob) break;
     ob = prev;
@@ -237,7 +255,7 @@ int dart__atomic_combine(void *out, const void *a, const void *b,
     COMBINE_CASE(DART_TYPE_ULONGLONG, ull, unsigned long long)
     COMBINE_CASE(DART_TYPE_FLOAT, f32, float)
     COMBINE_CASE(DART_TYPE_DOUBLE, f64, double)
-    COMBINE_CASE(DART_TYPE_LONG_DOUBLE, f80, long double)
+  case DART_TYPE_LONG_DOUBLE: f80_result(out, a, b, op); return 0;
   default: return -1;
   }
 }

@@ -9,6 +9,14 @@
 
 #include "dart_log.h"
 
+/* Bytes of a long double that carry its value; the rest is padding that
+ * atomics never invent (x86: the 80-bit x87 format in 16 bytes). */
+#if defined(__x86_64__) || defined(__i386__)
+#define DART__LD_VALUE_BYTES 10
+#else
+#define DART__LD_VALUE_BYTES sizeof(long double)
+#endif
+
 /*
  * For i < nelem, atomically: old[i] = target[i]; target[i] = old[i] op
  * values[i] (old may be NULL). esz is the size of the basic type t.

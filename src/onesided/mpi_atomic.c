@@ -60,6 +60,19 @@ static MPI_Datatype bits_type(size_t esz)
   return esz == 4 ? MPI_INT32_T : MPI_INT64_T;
 }
 
+/*
+ * MPI type of every MPI atomic on an element of type ty. MPI makes
+ * atomics atomic with each other only for the same datatype: with Open MPI
+ * the native ops, the compare-and-swap loops and compare-and-swap itself
+ * all carry a 4/8-byte element as the same-sized integer (the native ops
+ * are bitwise or two's complement, so the result is the same).
+ */
+static MPI_Datatype atomic_mpi_type(const dart__type_t *ty, size_t esz)
+{
+  return dart__g.is_openmpi && (esz == 4 || esz == 8) ? bits_type(esz)
+                                                      : ty->mpi_elem;
+}
+
 static dart_ret_t mpi_fail(const char *func, const char *call, int rc)
 {
   dart__mpi_log_error(func, call, rc);
@@ -179,20 +192,14 @@ dart_ret_t dart__mpi_atomic(const char *func, const dart__target_t *t,
   atomic_path_t path = atomic_path(t->seg, dt, esz, op);
   dart__segment_mark_mpi(t->seg);
   if (path == ATOMIC_NATIVE && old != NULL) {
-    MPI_Datatype mt =
-        (dt == DART_TYPE_FLOAT || dt == DART_TYPE_DOUBLE) && dart__g.is_openmpi
-            ? bits_type(esz)
-            : ty->mpi_elem;
+    MPI_Datatype mt = atomic_mpi_type(ty, esz);
     MPI_OR_FAIL(func,
                 MPI_Fetch_and_op(vals, old, mt, t->unit, t->disp, mop, win));
     return dart__flush_target(func, win, t->unit);
   }
   if (path == ATOMIC_NATIVE) { /* accumulate: MPI does not take NO_OP */
     if (op == DART_OP_NO_OP) return DART_OK;
-    MPI_Datatype mt =
-        (dt == DART_TYPE_FLOAT || dt == DART_TYPE_DOUBLE) && dart__g.is_openmpi
-            ? bits_type(esz)
-            : ty->mpi_elem;
+    MPI_Datatype mt = atomic_mpi_type(ty, esz);
     for (size_t done = 0; done < nelem;) {
       size_t n = nelem - done;
       if (n > dart__rma_max_count) n = dart__rma_max_count;
@@ -228,7 +235,8 @@ dart_ret_t dart__mpi_cas(const char *func, const dart__target_t *t,
   if ((dart__g.is_openmpi && esz != 4 && esz != 8) ||
       t->seg->osc == DART__OSC_OMPI_RDMA)
     return locked_op(func, t, esz, val, cmp, old, dt, DART_OP_REPLACE);
-  MPI_OR_FAIL(func, MPI_Compare_and_swap(val, cmp, old, ty->mpi_elem, t->unit,
-                                         t->disp, t->seg->win));
+  MPI_OR_FAIL(func,
+              MPI_Compare_and_swap(val, cmp, old, atomic_mpi_type(ty, esz),
+                                   t->unit, t->disp, t->seg->win));
   return dart__flush_target(func, t->seg->win, t->unit);
 }

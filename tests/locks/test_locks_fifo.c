@@ -35,8 +35,7 @@ static void test_fifo(int me, int n)
   }
   if (me != 0) {
     TEST_OK(dart__mcs_wait(l));
-    l->owner = pthread_self();
-    atomic_store(&l->held, true);
+    dart__lock_mark_held(l);
   }
   /* inside the lock: log[0] is the count, log[1..] the order */
   int cnt = 0, one = 1;

@@ -38,6 +38,7 @@ int main(int argc, char **argv)
   LOAD(h, dart_team_memalloc_aligned);
   LOAD(h, dart_team_memfree);
   LOAD(h, dart_put);
+  LOAD(h, dart_put_blocking);
   LOAD(h, dart_get_blocking);
   LOAD(h, dart_flush);
   LOAD(h, dart_fetch_and_op);
@@ -50,6 +51,13 @@ int main(int argc, char **argv)
   OK(p_dart_size(&n));
   dart_gptr_t g;
   OK(p_dart_team_memalloc_aligned(DART_TEAM_ALL, 2, DART_TYPE_LONG, &g));
+  /* Fresh memory has no defined contents (MPI_Alloc_mem is malloc, which
+   * AddressSanitizer fills with 0xbe): every unit zeroes its own words. */
+  long zero[2] = {0, 0};
+  dart_gptr_t own = g;
+  own.unitid = me.id;
+  OK(p_dart_put_blocking(own, zero, 2, DART_TYPE_LONG, DART_TYPE_LONG));
+  OK(p_dart_barrier(DART_TEAM_ALL));
   /* word 0 of the next unit: my id + 1; word 1 of unit 0: +1 per unit */
   dart_gptr_t next = g, counter = g;
   next.unitid = (me.id + 1) % (int)n;
