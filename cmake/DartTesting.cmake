@@ -20,7 +20,8 @@
 #   makes the hosts (network + UTS namespaces), launches the test with the
 #   MPI's own launcher and removes them; where hosts cannot be made (not
 #   root, no iproute2) the test is reported as skipped (docs/multihost.md).
-#   NOMULTIHOST leaves a test out of this; MULTIHOST_ONLY registers only
+#   NOMULTIHOST (or an ENV setting DART_SIM_NODE_SIZE) leaves a test out
+#   of this; MULTIHOST_ONLY registers only
 #   these variants. With Open MPI they run with OMPI_MCA_osc=^rdma (what
 #   dart_init sets when it starts MPI), so that tests whose process starts
 #   MPI itself can create windows across hosts (docs/multihost.md).
@@ -119,7 +120,9 @@ function(dart_add_mpi_test name)
                            PROCESSORS ${n})
     endforeach()
   endforeach()
-  if(NOT T_NOMULTIHOST)
+  # Multi-host variants use real node detection: tests that set their own
+  # DART_SIM_NODE_SIZE get none.
+  if(NOT T_NOMULTIHOST AND NOT "${T_ENV}" MATCHES "DART_SIM_NODE_SIZE")
     dart_add_multihost_variants(${name} ${exe} "${T_UNITS}" ${T_TIMEOUT}
                                 ENV ${T_ENV} ARGS ${T_ARGS})
   endif()
