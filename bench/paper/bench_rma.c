@@ -458,8 +458,8 @@ static void run_size(rma_ctx_t *c, bench_variant_t *v, int op, size_t m)
   bench_interleave(v, V_COUNT, n, BENCH_CALL_BUDGET, res);
   for (int j = 0; j < V_COUNT; j++) {
     if (!res[j].ok) continue;
-    bench_csv_row("%s,%s,%zu,%s,%ld,%.6f,%.6f,%.6f", path_name,
-                  op_name[op], m, v[j].name, res[j].iters, res[j].median * 1e6,
+    bench_csv_row("%s,%s,%zu,%s,%ld,%.6f,%.6f,%.6f", path_name, op_name[op], m,
+                  v[j].name, res[j].iters, res[j].median * 1e6,
                   res[j].min * 1e6, res[j].mad * 1e6);
   }
 }
