@@ -14,9 +14,23 @@
 #   and with SIMNODE too at n >= 2 in both ways ("mpi.<name>.appsim1.np<n>"). With STATIC it links the
 #   static library instead and may include internal headers from src/, so
 #   white-box tests can reach hidden dart__* symbols.
+#   Every test whose UNITS include H*P for a layout HxP of
+#   DART_MULTIHOST_LAYOUTS also runs across H real hosts with P units each
+#   ("mpi.<name>.mh<H>x<P>", label "multihost"): scripts/multihost/dmh
+#   makes the hosts (network + UTS namespaces), launches the test with the
+#   MPI's own launcher and removes them; where hosts cannot be made (not
+#   root, no iproute2) the test is reported as skipped (docs/multihost.md).
+#   NOMULTIHOST (or an ENV setting DART_SIM_NODE_SIZE) leaves a test out
+#   of this; MULTIHOST_ONLY registers only
+#   these variants. With Open MPI they run with OMPI_MCA_osc=^rdma (what
+#   dart_init sets when it starts MPI), so that tests whose process starts
+#   MPI itself can create windows across hosts (docs/multihost.md).
 
 set(DART_TEST_TIMEOUT 120 CACHE STRING "Default per-test timeout in seconds")
 set(DART_TEST_UNITS "1;2;3;4" CACHE STRING "Unit counts every MPI test runs at")
+set(DART_MULTIHOST_LAYOUTS "2x2;3x1" CACHE STRING
+    "HOSTSxUNITS layouts of the multihost test variants (empty: none)")
+set(DART_MULTIHOST_DMH ${CMAKE_SOURCE_DIR}/scripts/multihost/dmh)
 
 execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version
                 OUTPUT_VARIABLE _dart_mpiexec_version ERROR_VARIABLE _dart_mpiexec_version)
@@ -51,7 +65,8 @@ function(dart_add_unit_test name)
 endfunction()
 
 function(dart_add_mpi_test name)
-  cmake_parse_arguments(T "SIMNODE;STATIC;APPINIT" "TIMEOUT" "SOURCES;UNITS;ENV;ARGS;LIBS" ${ARGN})
+  cmake_parse_arguments(T "SIMNODE;STATIC;APPINIT;NOMULTIHOST;MULTIHOST_ONLY" "TIMEOUT"
+                        "SOURCES;UNITS;ENV;ARGS;LIBS" ${ARGN})
   set(exe test_${name})
   add_executable(${exe} ${T_SOURCES} ${CMAKE_SOURCE_DIR}/tests/common/appinit.c)
   target_link_libraries(${exe} PRIVATE MPI::MPI_C)
@@ -69,6 +84,9 @@ function(dart_add_mpi_test name)
     set(T_TIMEOUT ${DART_TEST_TIMEOUT})
   endif()
   foreach(n ${T_UNITS})
+    if(T_MULTIHOST_ONLY)
+      break()
+    endif()
     set(modes "real")
     if(T_SIMNODE AND n GREATER 1)
       list(APPEND modes "sim1")
@@ -101,5 +119,47 @@ function(dart_add_mpi_test name)
                            ENVIRONMENT "${env}" LABELS "mpi;np${n};${mode}"
                            PROCESSORS ${n})
     endforeach()
+  endforeach()
+  # Multi-host variants use real node detection: tests that set their own
+  # DART_SIM_NODE_SIZE get none.
+  if(NOT T_NOMULTIHOST AND NOT "${T_ENV}" MATCHES "DART_SIM_NODE_SIZE")
+    dart_add_multihost_variants(${name} ${exe} "${T_UNITS}" ${T_TIMEOUT}
+                                ENV ${T_ENV} ARGS ${T_ARGS})
+  endif()
+endfunction()
+
+# mpi.<name>.mh<H>x<P>: the test across H hosts made by scripts/multihost/dmh,
+# P units on each, real node detection (no DART_SIM_NODE_SIZE). The harness
+# gets the test's timeout and removes the hosts when it expires; CTest's own
+# timeout is 60 s later (set-up and tear-down), and its SIGKILL is cleaned
+# up by the harness's reaper.
+function(dart_add_multihost_variants name exe units timeout)
+  cmake_parse_arguments(M "MPI_DEFAULTS" "SUFFIX" "ENV;ARGS;PROPERTIES" ${ARGN})
+  set(osc "")
+  if(DART_MPI_FLAVOUR STREQUAL "openmpi" AND NOT M_MPI_DEFAULTS)
+    set(osc "OMPI_MCA_osc=^rdma")
+  endif()
+  foreach(layout ${DART_MULTIHOST_LAYOUTS})
+    string(REGEX MATCH "^([0-9]+)x([0-9]+)$" _ok "${layout}")
+    if(NOT _ok)
+      message(FATAL_ERROR "DART_MULTIHOST_LAYOUTS: '${layout}' is not HOSTSxUNITS")
+    endif()
+    set(h ${CMAKE_MATCH_1})
+    set(p ${CMAKE_MATCH_2})
+    math(EXPR n "${h} * ${p}")
+    list(FIND units ${n} _at)
+    if(_at LESS 0)
+      continue()
+    endif()
+    set(tname mpi.${name}${M_SUFFIX}.mh${layout})
+    math(EXPR ctest_timeout "${timeout} + 60")
+    add_test(NAME ${tname}
+             COMMAND ${DART_MULTIHOST_DMH} run --hosts ${h} --ppn ${p}
+                     --mpiexec ${MPIEXEC_EXECUTABLE} --timeout ${timeout} --
+                     $<TARGET_FILE:${exe}> ${M_ARGS})
+    set_tests_properties(${tname} PROPERTIES TIMEOUT ${ctest_timeout}
+                         ENVIRONMENT "${DART_MPIEXEC_ENV};${osc};${M_ENV}"
+                         LABELS "mpi;multihost;np${n};mh${layout}"
+                         SKIP_RETURN_CODE 77 PROCESSORS ${n} ${M_PROPERTIES})
   endforeach()
 endfunction()

@@ -93,6 +93,31 @@ static void dart__route_around_mpi_bugs(int mpi_already_initialized)
 #endif
 }
 
+/*
+ * Across real nodes, Open MPI started by the application with Debian's
+ * default settings ("osc = ^ucx,pt2pt") has only osc/rdma for windows
+ * between nodes, and osc/rdma cannot create one without an RDMA-capable
+ * BTL (btl/tcp is not): the first window spanning nodes fails with
+ * MPI_ERR_WIN. The component cannot change after MPI_Init, so the user
+ * must choose it before: say so, on every unit (docs/multihost.md).
+ */
+static void dart__explain_init_failure(int stage)
+{
+#ifdef OPEN_MPI
+  if (stage == 3 && !dart__g.mpi_owned && dart__g.num_nodes > 1 &&
+      dart__env.sim_node_size == 0 && getenv("OMPI_MCA_osc") == NULL)
+    DART_LOG_ERROR(
+        "Open MPI was initialized by the application and the units span %d "
+        "nodes: if a window failed with MPI_ERR_WIN, the only one-sided "
+        "component between nodes is osc/rdma, which needs an RDMA network "
+        "(not btl/tcp); set OMPI_MCA_osc=ucx (or ^rdma) before the "
+        "application starts",
+        dart__g.num_nodes);
+#else
+  (void)stage;
+#endif
+}
+
 static dart_ret_t dart__mpi_start(int *argc, char ***argv, int requested)
 {
   int flag = 0;
@@ -192,6 +217,7 @@ static dart_ret_t dart__init(int *argc, char ***argv, int requested,
   ret = dart__start_subsystems(&stage);
   if (ret != DART_OK) {
     DART_LOG_ERROR("initialization failed (%s)", dart__strerror(ret));
+    dart__explain_init_failure(stage);
     dart__stop_subsystems(stage);
     dart__g.initialized = false;
     dart__mpi_stop();

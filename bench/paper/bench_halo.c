@@ -159,6 +159,14 @@ static int wait_flags(const halo_ctx_t *c, int64_t step)
     long spins = 0;
     while (__atomic_load_n(&flags[s], __ATOMIC_ACQUIRE) < step) {
       if (++spins < 64) continue;
+      /* Then poll through DART, as DASH does: where units of other nodes
+       * reach this memory by MPI RMA over a network without RDMA (UCX
+       * over TCP), their puts complete only while this unit drives MPI,
+       * and DART's owner-side access does (docs/design.md, docs/multihost.md).
+       */
+      int64_t seen;
+      dart_get_blocking(&seen, dart_at(c, bench.rank, (size_t)s * sizeof seen),
+                        1, DART_TYPE_LONGLONG, DART_TYPE_LONGLONG);
       sched_yield();
       if (deadline == 0.0) deadline = bench_now() + FLAG_TIMEOUT;
       if ((spins & 1023) == 0 && bench_now() > deadline) return DART_ERR_OTHER;

@@ -17,6 +17,9 @@
  *               shared window of their own as the floor.
  *   --path=rma  DART_SIM_NODE_SIZE=1 (every unit its own node, all traffic
  *               through MPI RMA); raw MPI on an MPI_Win_create window.
+ *   --path=net  as rma, but units 0 and 1 are on different hosts as MPI
+ *               sees them (scripts/multihost/dmh) and DART detects the
+ *               nodes itself: the traffic crosses a real network (TCP).
  *
  * CSV: path,op,size,variant,iters,median_us,min_us,mad_us (time per
  * operation: median, minimum and median absolute deviation over trials).
@@ -64,6 +67,7 @@ typedef struct {
 } rma_ctx_t;
 
 static int path_rma;
+static const char *path_name = "shm";
 
 static int parse_path(const char *arg)
 {
@@ -71,8 +75,12 @@ static int parse_path(const char *arg)
     path_rma = 0;
   } else if (strcmp(arg, "--path=rma") == 0) {
     path_rma = 1;
+    path_name = "rma";
     /* Read by dart_init, which runs after option parsing. */
     setenv("DART_SIM_NODE_SIZE", "1", 1);
+  } else if (strcmp(arg, "--path=net") == 0) {
+    path_rma = 1;
+    path_name = "net";
   } else {
     return 0;
   }
@@ -450,8 +458,8 @@ static void run_size(rma_ctx_t *c, bench_variant_t *v, int op, size_t m)
   bench_interleave(v, V_COUNT, n, BENCH_CALL_BUDGET, res);
   for (int j = 0; j < V_COUNT; j++) {
     if (!res[j].ok) continue;
-    bench_csv_row("%s,%s,%zu,%s,%ld,%.6f,%.6f,%.6f", path_rma ? "rma" : "shm",
-                  op_name[op], m, v[j].name, res[j].iters, res[j].median * 1e6,
+    bench_csv_row("%s,%s,%zu,%s,%ld,%.6f,%.6f,%.6f", path_name, op_name[op], m,
+                  v[j].name, res[j].iters, res[j].median * 1e6,
                   res[j].min * 1e6, res[j].mad * 1e6);
   }
 }
@@ -480,6 +488,16 @@ int main(int argc, char **argv)
   memset(&c, 0, sizeof c);
   bench_init(&argc, &argv, parse_path, BENCH_MICRO_TRIALS);
   if (bench.size < 2) bench_die("bench_rma needs at least 2 units");
+  if (strcmp(path_name, "net") == 0) {
+    MPI_Comm node;
+    int peers = 0;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                        &node);
+    MPI_Comm_size(node, &peers);
+    MPI_Comm_free(&node);
+    if (!bench_all_ok(bench.rank > 1 || peers == 1))
+      bench_die("--path=net needs units 0 and 1 alone on their hosts");
+  }
   c.src = calloc(1, MAX_SIZE);
   c.dst = calloc(1, MAX_SIZE);
   if (c.src == NULL || c.dst == NULL) bench_die("out of memory");

@@ -312,16 +312,19 @@ INTRO = {
 
 
 def start_section(res, key, prefix):
-    """Rows of the CSVs named prefix*, and the section's first lines."""
+    """Rows of the CSVs named prefix*, and the section's first lines (one
+    heading level down for the inter-host section's "mh_" CSVs)."""
     rows = res.prefixed(prefix)
     out = list(INTRO[key])
+    if prefix.startswith("mh_"):
+        out[0] = "#" + out[0]
     if not rows:
         out.append("_not run or failed_\n")
     return rows, out
 
 
-def section_gups(res, docs):
-    rows, out = start_section(res, "gups", "gups_np")
+def section_gups(res, docs, prefix="gups_np"):
+    rows, out = start_section(res, "gups", prefix)
     if not rows:
         return "\n".join(out)
     out += md_header("units", "version", "table words", "updates", "time",
@@ -341,13 +344,13 @@ def section_gups(res, docs):
               for v in ("dart", "mpi", "shmem")]
     draw_lines(ax, series, "units", "GUPS", "RandomAccess (%s)" % res.mpi)
     ax.set_xticks(sorted({u for (u, _v) in by}))
-    fname = save_fig(fig, docs, "%s_gups.png" % res.mpi)
+    fname = save_fig(fig, docs, "%s_%s.png" % (res.mpi, prefix[:-3]))
     out.append("\n![GUPS](bench/%s)\n" % fname)
     return "\n".join(out)
 
 
-def section_stencil(res, docs):
-    rows, out = start_section(res, "stencil", "stencil_np")
+def section_stencil(res, docs, prefix="stencil_np"):
+    rows, out = start_section(res, "stencil", prefix)
     if not rows:
         return "\n".join(out)
     out += md_header("units", "grid", "tolerance", "sweeps", "version",
@@ -372,7 +375,7 @@ def section_stencil(res, docs):
         ax.set_xticklabels(labels, fontsize=8)
         ax.set_ylabel("time (ms)")
         ax.set_title("%dx%d (%s)" % (n, n, res.mpi))
-    fname = save_fig(fig, docs, "%s_stencil.png" % res.mpi)
+    fname = save_fig(fig, docs, "%s_%s.png" % (res.mpi, prefix[:-3]))
     out.append("\n![stencil](bench/%s)\n" % fname)
     return "\n".join(out)
 
@@ -380,8 +383,8 @@ def section_stencil(res, docs):
 HALO = ("fence", "pscw", "lock", "dart")
 
 
-def section_halo(res, docs):
-    rows, out = start_section(res, "halo", "halo_np")
+def section_halo(res, docs, prefix="halo_np"):
+    rows, out = start_section(res, "halo", prefix)
     if not rows:
         return "\n".join(out)
     by = index(rows, "units", "size", "variant")
@@ -411,7 +414,7 @@ def section_halo(res, docs):
     draw_lines(ax, series, "bytes per neighbour", "time / time(p2p)",
                "Halo exchange (%s)" % res.mpi, logx=True, logy=True)
     ax.axhline(1.0, color="gray", lw=0.8)
-    fname = save_fig(fig, docs, "%s_halo.png" % res.mpi)
+    fname = save_fig(fig, docs, "%s_%s.png" % (res.mpi, prefix[:-3]))
     out.append("![halo](bench/%s)\n" % fname)
     return "\n".join(out)
 
@@ -463,6 +466,110 @@ def section_lock(res):
                "header of bench/bench_lock.c for what it measures):\n" % (
                    res.meta.get("lock_args", ""), units))
     out.append("```\n%s\n```\n" % text)
+    return "\n".join(out)
+
+
+# ------------------------------------------------------------- inter-host
+MH_OPS = ("put_blocking", "get_blocking", "put_bw", "get_bw", "fetch_add8")
+
+
+def _median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return (xs[n // 2] + xs[(n - 1) // 2]) / 2 if n else None
+
+
+def multihost_ratios(res):
+    """[(what, DART/MPI time ratio, ratio of the minima or None)] of the
+    inter-host run (same process run each): median over message sizes for
+    put/get, then the applications."""
+    out = []
+    idx = res.rma("net")
+    for op in MH_OPS:
+        pairs = [(idx[(o, s, "dart")], idx[(o, s, "mpi")])
+                 for (o, s, v) in idx if o == op and v == "dart"
+                 and (o, s, "mpi") in idx]
+        if pairs:
+            out.append((op, _median([d["median_us"] / m["median_us"]
+                                     for d, m in pairs]),
+                        _median([d["min_us"] / m["min_us"] for d, m in pairs
+                                 if m["min_us"] > 0])))
+    for key, label, base in (("mh_gups_np4", "GUPS", "mpi"),
+                             ("mh_stencil_np4", "stencil", "mpi_p2p")):
+        rows = res.rows(key)
+        for r in rows:
+            if r["variant"] != "dart":
+                continue
+            b = [x for x in rows if x["variant"] == base
+                 and x.get("n") == r.get("n")]
+            if b:
+                name = label + (" %dx%d" % (r["n"], r["n"]) if "n" in r else "")
+                out.append((name, r["median_s"] / b[0]["median_s"],
+                            r["min_s"] / b[0]["min_s"]))
+    halo = index(res.rows("mh_halo_np4"), "size", "variant")
+    pairs = [(halo[(s, "dart")], halo[(s, "p2p")])
+             for (s, v) in halo if v == "dart" and (s, "p2p") in halo]
+    if pairs:
+        out.append(("halo (vs p2p)",
+                    _median([d["median_us"] / p["median_us"] for d, p in pairs]),
+                    _median([d["min_us"] / p["min_us"] for d, p in pairs])))
+    return out
+
+
+def section_multihost(res, docs):
+    out = ["## Inter-host (2 hosts made by scripts/multihost/dmh)\n"]
+    state = res.meta.get("multihost", "not run")
+    if not state.startswith("2 hosts"):
+        out.append("_%s_ (docs/multihost.md)\n" % state)
+        return "\n".join(out)
+    out.append(
+        "Two hosts on this machine (network, UTS and IPC namespaces, TCP "
+        "over a veth bridge; docs/multihost.md), launched by the MPI's own "
+        "launcher. MPI sees two nodes, DART detects them itself (no "
+        "`DART_SIM_NODE_SIZE`), and every byte between the hosts crosses "
+        "TCP. Put/get/atomics: unit 0 on one host, unit 1 on the other; "
+        "raw MPI on an `MPI_Win_create` window. GUPS (2^6 words per unit), "
+        "stencil and halo (quick-mode sizes): 2 hosts x 2 units. Both hosts share the machine's 2 cores, so a "
+        "unit that waits for its peer's progress waits for the scheduler "
+        "too: absolute times are those of a loaded machine; the ratios "
+        "compare DART and MPI in the same process run.\n")
+    ratios = multihost_ratios(res)
+    out.append("Time of DART / time of the same raw MPI operation (GUPS: "
+               "MPI RMA; stencil and halo: MPI two-sided), from the medians "
+               "over trials and, as a check on noise, from the minima "
+               "(median over message sizes where there are several):\n")
+    out += md_header("operation", "DART / MPI (medians)", "DART / MPI (minima)")
+    for what, r, rmin in ratios:
+        out.append("| %s | %s | %s |" % (what, fmt_ratio(r),
+                                         fmt_ratio(rmin) if rmin else "-"))
+    out.append("")
+    if ratios:
+        fig, ax = plt.subplots(figsize=(7, 3.5))
+        xs = range(len(ratios))
+        ax.bar([x - 0.2 for x in xs], [r for _w, r, _m in ratios], 0.4,
+               label="medians")
+        ax.bar([x + 0.2 for x in xs], [m or 0 for _w, _r, m in ratios], 0.4,
+               label="minima")
+        ax.axhline(1.0, color="gray", lw=0.8)
+        ax.legend(fontsize=8)
+        ax.set_xticks(list(xs))
+        ax.set_xticklabels([w for w, _r, _m in ratios], rotation=30,
+                           ha="right", fontsize=8)
+        ax.set_ylabel("time DART / time MPI")
+        ax.set_title("Inter-host, DART vs raw MPI (%s)" % res.mpi)
+        out.append("![inter-host ratios](bench/%s)\n" % save_fig(
+            fig, docs, "%s_net_ratios.png" % res.mpi))
+    for op in MH_OPS:
+        out.append("**%s**\n\n%s" % (op, rma_table(res, "net", op)))
+    for ops, name, bw in ((("put_blocking", "get_blocking"), "latency", 0),
+                          (("put_bw", "get_bw"), "bandwidth", 1)):
+        f = plot_rma(res, "net", ops, "Inter-host: %s" % name,
+                     "%s_net_%s.png" % (res.mpi, name), docs, bw)
+        if f:
+            out.append("![net %s](bench/%s)\n" % (name, f))
+    out += [section_gups(res, docs, "mh_gups_np"),
+            section_stencil(res, docs, "mh_stencil_np"),
+            section_halo(res, docs, "mh_halo_np")]
     return "\n".join(out)
 
 
@@ -601,7 +708,8 @@ def main():
         parts.append("# Results with %s\n" % r.mpi)
         parts += [section_rma(r, a.docs), section_gups(r, a.docs),
                   section_stencil(r, a.docs), section_halo(r, a.docs),
-                  section_alloc(r), section_lock(r)]
+                  section_alloc(r), section_lock(r),
+                  section_multihost(r, a.docs)]
         for key in r.data:
             shutil.copy(os.path.join(r.dir, key + ".csv"),
                         os.path.join(a.docs, "bench", "%s_%s.csv" % (r.mpi, key)))
