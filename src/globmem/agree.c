@@ -63,15 +63,22 @@ static dart_ret_t gather_sizes(const char *func, dart__segment_t *seg,
   int64_t *all = malloc(2 * (size_t)n * sizeof *all);
   if (!same_size) seg->sizes = malloc((size_t)n * sizeof *seg->sizes);
   if (!same_pad) seg->disp_pads = malloc((size_t)n * sizeof *seg->disp_pads);
-  /* Peers wait in the allgather: not recoverable, but do not crash. */
-  if (all == NULL || (!same_size && seg->sizes == NULL) ||
-      (!same_pad && seg->disp_pads == NULL)) {
+  /* A unit without memory for the exchange must not leave its peers in
+   * the allgather: one more small agreement on that first (this path is
+   * taken only by asymmetric allocations and registrations). */
+  int ok = all != NULL && (same_size || seg->sizes != NULL) &&
+           (same_pad || seg->disp_pads != NULL);
+  int rc = dart__mpi_allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND,
+                               seg->team->comm);
+  if (rc == MPI_SUCCESS && !ok) {
     free(all);
-    dart__log(DART__LOG_ERROR, func, "out of memory");
+    dart__log(DART__LOG_ERROR, func, "out of memory on some unit of team %d",
+              seg->team->id);
     return DART_ERR_NOMEM;
   }
-  int rc =
-      MPI_Allgather(mine, 2, MPI_INT64_T, all, 2, MPI_INT64_T, seg->team->comm);
+  if (rc == MPI_SUCCESS)
+    rc = MPI_Allgather(mine, 2, MPI_INT64_T, all, 2, MPI_INT64_T,
+                       seg->team->comm);
   if (rc != MPI_SUCCESS) {
     free(all);
     dart__mpi_log_error(func, "MPI_Allgather", rc);

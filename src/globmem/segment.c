@@ -87,6 +87,17 @@ int16_t dart__segtable_reserve(dart__segtable_t *t, dart__segid_kind_t kind)
   } else {
     if (s->next_fresh > id_limit(kind)) return 0;
     if (ensure_chunk(t, signed_id(kind, s->next_fresh)) != 0) return 0;
+    /* Room on the freed heap for every id ever handed out, so that a
+     * release never allocates: a release that failed would lose the id
+     * here only, and the ids of the units would differ from then on. A
+     * failure here is agreed on by the creation that asked (status). */
+    if (s->next_fresh > s->capfreed) {
+      int32_t cap = s->capfreed ? 2 * s->capfreed : 16;
+      int32_t *f = realloc(s->freed, (size_t)cap * sizeof *f);
+      if (f == NULL) return 0;
+      s->freed = f;
+      s->capfreed = cap;
+    }
     a = s->next_fresh++;
   }
   return signed_id(kind, a);
@@ -120,14 +131,8 @@ void dart__segtable_release(dart__segtable_t *t, int16_t id)
   dart__segid_space_t *s =
       &t->space[id < 0 ? DART__SEGID_REG : DART__SEGID_ALLOC];
   int32_t a = id < 0 ? -(int32_t)id : id;
-  if (s->nfreed == s->capfreed) {
-    int32_t cap = s->capfreed ? 2 * s->capfreed : 16;
-    int32_t *f = realloc(s->freed, (size_t)cap * sizeof *f);
-    if (f == NULL) return; /* id is lost for reuse; harmless */
-    s->freed = f;
-    s->capfreed = cap;
-  }
-  freed_push(s, a);
+  /* reserve made room for every id handed out */
+  if (s->nfreed < s->capfreed) freed_push(s, a);
 }
 
 int dart__segtable_retire(dart__segtable_t *t, int16_t id,
