@@ -104,7 +104,7 @@ static void dart__route_around_mpi_bugs(int mpi_already_initialized)
 static void dart__explain_init_failure(int stage)
 {
 #ifdef OPEN_MPI
-  if (stage == 3 && !dart__g.mpi_owned && dart__g.num_nodes > 1 &&
+  if (stage == 4 && !dart__g.mpi_owned && dart__g.num_nodes > 1 &&
       dart__env.sim_node_size == 0 && getenv("OMPI_MCA_osc") == NULL)
     DART_LOG_ERROR(
         "Open MPI was initialized by the application and the units span %d "
