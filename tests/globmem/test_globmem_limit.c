@@ -33,8 +33,7 @@ static int fill_allocations(dart_gptr_t *g)
 
 static int fill_teams(dart_team_t *t)
 {
-  dart_group_t grp;
-  TEST_OK(dart_group_create(&grp));
+  dart_group_t grp; /* dart_team_get_group allocates the group */
   TEST_OK(dart_team_get_group(DART_TEAM_ALL, &grp));
   int n = 0;
   for (;;) {
