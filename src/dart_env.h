@@ -62,7 +62,8 @@ typedef enum {
     "How collectives and send/recv wait: yield (non-blocking MPI call and a "  \
     "waiting loop that gives the core away), block (the blocking MPI call: "   \
     "fastest for small messages, but MPI polls the CPU) or auto (block when "  \
-    "the node runs no more units than it has CPUs, else yield).")              \
+    "every node runs no more units than it has CPUs, else yield; simulated "   \
+    "nodes count as the real node they share).")                               \
   X(DART_WATCHDOG, DART__ENV_INT, long, watchdog, "0",                         \
     "Seconds after which a unit waiting inside one DART call prints one line " \
     "saying what it waits for (call, team, segment, target unit, collective "  \

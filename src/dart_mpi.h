@@ -22,7 +22,9 @@ typedef struct {
    * global unit (nodes numbered by their lowest global unit), and count. */
   int *node_of_unit;
   int num_nodes;
-  bool is_openmpi; /* library reports itself as Open MPI                 */
+  int real_node_units; /* units on this unit's node as MPI sees it (shared
+                          memory), whatever DART_SIM_NODE_SIZE says       */
+  bool is_openmpi;     /* library reports itself as Open MPI                 */
 } dart__global_t;
 
 extern dart__global_t dart__g DART__HIDDEN;

@@ -58,6 +58,7 @@ dart_ret_t dart__topology_init(void)
                                 dart__g.myid, MPI_INFO_NULL, &real));
   int local_rank = 0, leader = dart__g.myid;
   DART__MPI_GOTO(MPI_Comm_rank(real, &local_rank), ret, out);
+  DART__MPI_GOTO(MPI_Comm_size(real, &dart__g.real_node_units), ret, out);
   DART__MPI_GOTO(
       dart__mpi_allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, real),
       ret, out);

@@ -47,15 +47,13 @@ int dart__coll_wait_mode = DART__COLL_WAIT_AUTO;
 
 /*
  * Does this node run at most as many units of the job as it has online
- * CPUs? Unknown (simulated nodes, no topology) counts as oversubscribed.
+ * CPUs? The real node counts (simulated nodes share its CPUs); unknown
+ * counts as oversubscribed.
  */
 static bool coll_node_dedicated(void)
 {
-  const int *node = dart__g.node_of_unit;
-  if (dart__env.sim_node_size > 0 || node == NULL) return false;
-  long cpus = sysconf(_SC_NPROCESSORS_ONLN), units = 0;
-  for (int u = 0; u < dart__g.size; u++) units += node[u] == node[dart__g.myid];
-  return cpus > 0 && units <= cpus;
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN), units = dart__g.real_node_units;
+  return cpus > 0 && units > 0 && units <= cpus;
 }
 
 /* Decides the wait mode from DART_COLL_WAIT and the node's load. */

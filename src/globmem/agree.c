@@ -2,22 +2,27 @@
  * The agreement step of every collective segment creation, and the
  * collection of retired (deregistered) segments it triggers.
  *
- * One MPI_Allreduce(MAX) over a vector of int64 carries everything that
- * must be equal or combined across the team: each value v appears as v and
- * -v, so the reduction yields its maximum and its minimum, and "equal on
- * all units" is max == -max(-v). The vector holds the portion size, the
- * reserved segment id, the status of the local argument checks (and the
- * highest unit id that failed them), the number of retired registrations
- * with their ids (up to AGREE_RETIRED of them), and the window
- * displacement of the portion. Only if sizes or displacements differ
- * between units (asymmetric allocations, registrations) does an
- * MPI_Allgather of (size, displacement) follow. The common case, equal
- * sizes, costs one small allreduce: less than the allgather of a record
- * per unit it replaces (measured in docs/design.md §3).
+ * Values are combined by MPI_Allreduce(MAX) over int64 vectors: a value v
+ * that must be equal on all units appears as v and -v, so the reduction
+ * yields its maximum and its minimum, and "equal on all units" is
+ * max == -max(-v).
+ *
+ * The common case costs one allreduce of FAST_LEN words (measured in
+ * docs/design.md 3.1: 9 words cost about what 1 does, 19 words 30% more
+ * with Open MPI at 2 units): the portion size, one key packing the
+ * reserved segment id, the status of the local checks and the number of
+ * retired registrations, the window displacement of the portion, the MPI
+ * objects left, and the id of a single retired registration. If the keys
+ * differ (an error on some unit, calls out of order, different retirement
+ * counts) all units see it and follow with the full vector, which names
+ * the failing unit and carries up to AGREE_RETIRED retired ids. Only if
+ * sizes or displacements differ between units (asymmetric allocations,
+ * registrations) does an MPI_Allgather of (size, displacement) follow.
  */
 #include <stdlib.h>
 
 #include "coll/coll_internal.h"
+#include "dart_watch.h"
 #include "globmem/globmem_internal.h"
 
 /* Retired ids compared inside the agreement allreduce; more take one
@@ -36,11 +41,29 @@ enum {
   A_LEN = A_RETIRED + 2 * AGREE_RETIRED
 };
 
+/* The fast vector. */
+enum {
+  F_SIZE,
+  F_KEY = 2,
+  F_PAD = 4,
+  F_LEFT = 6, /* max only: -(MPI objects left)                   */
+  F_RETIRED,  /* the retired id if there is exactly one, else 0   */
+  FAST_LEN = F_RETIRED + 2
+};
+
 static int cmp_retired(const void *a, const void *b)
 {
   int ia = -(*(dart__segment_t *const *)a)->segid;
   int ib = -(*(dart__segment_t *const *)b)->segid;
   return (ia > ib) - (ia < ib);
+}
+
+/* Retired registrations in id order: lists compare element-wise. */
+static void sort_retired(dart__segtable_t *tab)
+{
+  if (tab->nretired > 1)
+    qsort(tab->retired, (size_t)tab->nretired, sizeof *tab->retired,
+          cmp_retired);
 }
 
 static void put_pair(int64_t *v, int i, int64_t x)
@@ -106,7 +129,7 @@ static int32_t contribution(const dart__segment_t *seg, dart_ret_t status,
   put_pair(v, A_PAD, (int64_t)seg->disp_pad);
   v[A_LEFT] = -(int64_t)dart__mpi_objects_left();
   int32_t n = tab->nretired;
-  if (n > 1) qsort(tab->retired, (size_t)n, sizeof *tab->retired, cmp_retired);
+  sort_retired(tab);
   for (int i = 0; i < AGREE_RETIRED; i++) {
     int64_t id = (i < n && n <= AGREE_RETIRED) ? tab->retired[i]->segid : 0;
     v[A_RETIRED + i] = id;
@@ -123,24 +146,55 @@ static bool same_retired(const int64_t *v)
   return true;
 }
 
-dart_ret_t dart__segment_agree(const char *func, dart__segment_t *seg,
-                               dart_ret_t status, int32_t *collect)
+/* One agreement allreduce on the team, by DART's collective wait policy
+ * (DART_COLL_WAIT) and watched as a collective of the team. */
+static int agree_allreduce(const char *func, dart__segment_t *seg, int64_t *v,
+                           int len)
 {
-  *collect = 0;
+  dart__team_t *team = seg->team;
+  DART__WATCH(func, "MPI_Allreduce (allocation agreement)", (int)team->id,
+              seg->segid, DART__WATCH_NONE, ++team->coll_seq);
+  int rc = dart__coll_blocking()
+               ? MPI_Allreduce(MPI_IN_PLACE, v, len, MPI_INT64_T, MPI_MAX,
+                               team->comm)
+               : dart__mpi_allreduce(MPI_IN_PLACE, v, len, MPI_INT64_T, MPI_MAX,
+                                     team->comm);
+  dart__watch_end();
+  if (rc != MPI_SUCCESS) dart__mpi_log_error(func, "MPI_Allreduce", rc);
+  return rc;
+}
+
+/* Status, retirement count and segment id packed so that one equal key
+ * means all three are equal (status < 2^15, count < 2^32, id 16 bits). */
+static int64_t fast_key(const dart__segment_t *seg, dart_ret_t status)
+{
+  int32_t n = seg->team->segs->nretired;
+  return ((int64_t)status << 48) | ((int64_t)(uint32_t)n << 16) |
+         (int64_t)(uint16_t)seg->segid;
+}
+
+/* Sizes and displacements agreed: symmetric, or gathered per unit. */
+static dart_ret_t agree_sizes(const char *func, dart__segment_t *seg,
+                              bool same_size, bool same_pad)
+{
+  seg->sym_size = seg->size;
+  if (same_size && same_pad) return DART_OK;
+  return gather_sizes(func, seg, same_size, same_pad);
+}
+
+/*
+ * The full agreement (after keys differed): names the unit that failed
+ * its checks, reports calls out of order, compares up to AGREE_RETIRED
+ * retired ids.
+ */
+static dart_ret_t agree_full(const char *func, dart__segment_t *seg,
+                             dart_ret_t status, int32_t *collect)
+{
   dart__team_t *team = seg->team;
   int64_t v[A_LEN];
   int32_t inline_ids = contribution(seg, status, v);
-  /* The wait policy of DART's collectives (DART_COLL_WAIT): blocking, or
-   * non-blocking with a yielding wait when units outnumber cores. */
-  int rc = dart__coll_blocking()
-               ? MPI_Allreduce(MPI_IN_PLACE, v, A_LEN, MPI_INT64_T, MPI_MAX,
-                               team->comm)
-               : dart__mpi_allreduce(MPI_IN_PLACE, v, A_LEN, MPI_INT64_T,
-                                     MPI_MAX, team->comm);
-  if (rc != MPI_SUCCESS) {
-    dart__mpi_log_error(func, "MPI_Allreduce", rc);
+  if (agree_allreduce(func, seg, v, A_LEN) != MPI_SUCCESS)
     return DART_ERR_OTHER;
-  }
   if (pair_equal(v, A_NRETIRED) && v[A_NRETIRED] > 0) {
     /* Same count everywhere: compared here if few, else collected by
      * dart__segment_collect with an allreduce of its own. */
@@ -166,10 +220,35 @@ dart_ret_t dart__segment_agree(const char *func, dart__segment_t *seg,
     return DART_ERR_OTHER;
   }
   seg->mpi_left = (int)-v[A_LEFT];
-  bool same_size = pair_equal(v, A_SIZE), same_pad = pair_equal(v, A_PAD);
-  seg->sym_size = seg->size;
-  if (same_size && same_pad) return DART_OK;
-  return gather_sizes(func, seg, same_size, same_pad);
+  return agree_sizes(func, seg, pair_equal(v, A_SIZE), pair_equal(v, A_PAD));
+}
+
+dart_ret_t dart__segment_agree(const char *func, dart__segment_t *seg,
+                               dart_ret_t status, int32_t *collect)
+{
+  *collect = 0;
+  dart__segtable_t *tab = seg->team->segs;
+  int64_t v[FAST_LEN];
+  put_pair(v, F_SIZE, (int64_t)seg->size);
+  put_pair(v, F_KEY, fast_key(seg, status));
+  put_pair(v, F_PAD, (int64_t)seg->disp_pad);
+  v[F_LEFT] = -(int64_t)dart__mpi_objects_left();
+  int64_t one = tab->nretired == 1 ? tab->retired[0]->segid : 0;
+  put_pair(v, F_RETIRED, one);
+  if (agree_allreduce(func, seg, v, FAST_LEN) != MPI_SUCCESS)
+    return DART_ERR_OTHER;
+  if (!pair_equal(v, F_KEY)) return agree_full(func, seg, status, collect);
+  /* Equal keys: the same status, retirement count and id everywhere. */
+  if (status != DART_OK) return status;
+  int32_t n = tab->nretired;
+  if (n == 1 && pair_equal(v, F_RETIRED))
+    *collect = -1; /* the same single registration: free it inline */
+  else if (n > 1) {
+    sort_retired(tab);
+    *collect = n; /* compared by dart__segment_collect */
+  }
+  seg->mpi_left = (int)-v[F_LEFT];
+  return agree_sizes(func, seg, pair_equal(v, F_SIZE), pair_equal(v, F_PAD));
 }
 
 /* Frees the n (sorted) retired registrations of team. */

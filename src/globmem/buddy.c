@@ -12,12 +12,19 @@
  * orders; heap operations are O(log free blocks), hash operations O(1)
  * expected.
  *
- * Merging is eager, so the free blocks are always the maximal aligned free
- * blocks: the partition depends only on the set of allocated blocks, not
- * on the order of the operations that produced it, and so does the block
- * the next allocation returns (lowest offset, not most recently freed).
- * Team heaps rely on this: units that free the same blocks in different
- * orders still hand out the same offsets afterwards.
+ * Merging is deferred: a free only returns the block to its order's heap,
+ * so the common pattern of allocating and freeing blocks of one size costs
+ * a heap pop and a push instead of splitting the pool down to that size
+ * and merging it back up every time (12 levels for 1 KiB out of 4 MiB).
+ * Only when no free block is large enough does the allocator coalesce:
+ * every pair of free buddies is merged, bottom-up, which yields the
+ * maximal aligned free blocks, and the allocation is tried again.
+ *
+ * Team heaps need units that free the same blocks in different orders to
+ * hand out the same offsets afterwards. That holds: a free commutes with
+ * other frees (it adds its block to a set), the coalesced partition depends
+ * only on the set of free blocks, and an allocation is a function of the
+ * free sets (lowest offset of the smallest sufficient order).
  */
 #include "globmem/buddy.h"
 
@@ -52,6 +59,7 @@ struct dart__buddy {
   size_t nslots;    /* power of two                        */
   size_t used_slots;
   size_t live;
+  bool unmerged; /* a free since the last coalescing  */
 };
 
 size_t dart__buddy_round_pow2(size_t n)
@@ -296,13 +304,77 @@ static int split_down(dart__buddy_t *b, int32_t r, unsigned want)
   return 0;
 }
 
+/* Order of the smallest free block of at least order want, or max+1. */
+static unsigned first_fit(const dart__buddy_t *b, unsigned want)
+{
+  unsigned k = want;
+  while (k <= b->max_order && b->heap[k].n == 0) k++;
+  return k;
+}
+
+/* Merges free record r of order k with its lower or upper buddy `bud`
+ * (free, same order, both out of their heap) into one record of order
+ * k + 1, pushed on that order's heap (room reserved by the caller). */
+static void merge_pair(dart__buddy_t *b, int32_t r, int32_t bud, unsigned k)
+{
+  int32_t keep = b->blocks[r].off < b->blocks[bud].off ? r : bud;
+  int32_t drop = keep == r ? bud : r;
+  hash_remove(b, b->blocks[drop].off);
+  b->blocks[drop].free = false;
+  b->blocks[drop].hpos = NIL; /* skipped by the scan */
+  record_recycle(b, drop);
+  b->blocks[keep].order = (uint8_t)(k + 1);
+  b->blocks[keep].hpos = NIL;
+  list_push(b, keep);
+}
+
+/*
+ * Coalesces order k: every free block whose buddy is free too is merged
+ * into order k + 1; the others are put back on order k's heap, rebuilt in
+ * place. Blocks of the heap are marked by hpos == PENDING while scanned.
+ */
+#define PENDING (-2)
+
+static void coalesce_order(dart__buddy_t *b, unsigned k)
+{
+  fheap_t *h = &b->heap[k];
+  int32_t n = h->n, m = 0;
+  for (int32_t i = 0; i < n; i++) b->blocks[h->rec[i]].hpos = PENDING;
+  for (int32_t i = 0; i < n; i++) {
+    int32_t r = h->rec[i];
+    if (b->blocks[r].hpos != PENDING) continue; /* merged already */
+    int32_t bud = hash_find(b, b->blocks[r].off ^ ((uint64_t)1 << k));
+    if (bud != NIL && b->blocks[bud].free && b->blocks[bud].order == k &&
+        b->blocks[bud].hpos == PENDING && heap_reserve(b, k + 1, k + 1) == 0)
+      merge_pair(b, r, bud, k);
+    else
+      h->rec[m++] = r;
+  }
+  /* Re-push the m survivors; each push touches positions <= its own. */
+  for (int32_t t = 0; t < m; t++) {
+    int32_t r = h->rec[t];
+    h->n = t;
+    list_push(b, r);
+  }
+  h->n = m;
+}
+
+static void coalesce(dart__buddy_t *b)
+{
+  for (unsigned k = b->min_order; k < b->max_order; k++) coalesce_order(b, k);
+  b->unmerged = false;
+}
+
 int dart__buddy_alloc(dart__buddy_t *b, size_t size, uint64_t *offset)
 {
   if (size > b->pool_size) return -1;
   unsigned want = b->min_order;
   while (((size_t)1 << want) < size) want++;
-  unsigned k = want;
-  while (k <= b->max_order && b->heap[k].n == 0) k++;
+  unsigned k = first_fit(b, want);
+  if (k > b->max_order && b->unmerged) {
+    coalesce(b);
+    k = first_fit(b, want);
+  }
   if (k > b->max_order || heap_reserve(b, want, k) != 0) return -1;
   int32_t r = b->heap[k].rec[0];
   list_unlink(b, r);
@@ -321,26 +393,11 @@ int dart__buddy_free(dart__buddy_t *b, uint64_t offset)
 {
   int32_t r = hash_find(b, offset);
   if (r == NIL || b->blocks[r].free) return -1;
-  if (heap_reserve(b, b->blocks[r].order, b->max_order) != 0) return -1;
+  unsigned k = b->blocks[r].order;
+  if (heap_reserve(b, k, k) != 0) return -1;
   b->live--;
-  while (b->blocks[r].order < b->max_order) {
-    unsigned k = b->blocks[r].order;
-    uint64_t boff = b->blocks[r].off ^ ((uint64_t)1 << k);
-    int32_t buddy = hash_find(b, boff);
-    if (buddy == NIL || !b->blocks[buddy].free || b->blocks[buddy].order != k)
-      break;
-    list_unlink(b, buddy);
-    /* Keep the record of the lower half; drop the other one. */
-    int32_t drop = buddy;
-    if (boff < b->blocks[r].off) {
-      drop = r;
-      r = buddy;
-    }
-    hash_remove(b, b->blocks[drop].off);
-    record_recycle(b, drop);
-    b->blocks[r].order = (uint8_t)(k + 1);
-  }
   list_push(b, r);
+  b->unmerged = true;
   return 0;
 }
 

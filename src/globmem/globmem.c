@@ -44,6 +44,7 @@ dart_ret_t dart__globmem_team_fini(dart__team_t *team)
   dart_ret_t r = dart__heap_fini(team);
   if (r != DART_OK) ret = r;
   __atomic_store_n(&dart__segtables[team->id], NULL, __ATOMIC_RELEASE);
+  dart__segment_spare_free(team->segs);
   dart__segtable_destroy(team->segs);
   free(team->segs);
   team->segs = NULL;

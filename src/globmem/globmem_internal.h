@@ -36,9 +36,11 @@ DART__HIDDEN dart_ret_t dart__segment_destroy(dart__segment_t *seg);
 DART__HIDDEN dart_ret_t dart__segment_retire(dart__segment_t *seg);
 
 /* A bare segment record of team (no memory, no windows, not published);
- * NULL if out of memory (unit_base may be NULL: check). */
+ * NULL if out of memory. */
 DART__HIDDEN dart__segment_t *
 dart__segment_record(dart__team_t *team, dart__seg_kind_t kind, size_t size);
+/* Frees the segment record a team keeps for reuse (team destruction). */
+DART__HIDDEN void dart__segment_spare_free(dart__segtable_t *tab);
 /* Creates the windows of an allocated segment of size bytes per unit with
  * the window scheme of window.c (collective). */
 DART__HIDDEN dart_ret_t dart__window_alloc(dart__segment_t *seg, size_t size);

@@ -120,7 +120,7 @@ static size_t grow_reserve(size_t bytes, char **base)
 static dart_ret_t grow_segment(dart__team_t *all, char *base, size_t size)
 {
   dart__segment_t *g = dart__segment_record(all, DART__SEG_POOL, size);
-  if (g == NULL || g->unit_base == NULL) return DART_ERR_NOMEM;
+  if (g == NULL) return DART_ERR_NOMEM;
   grow_seg = g;
   g->segid = DART__SEG_POOL_GROWTH;
   g->base = base;

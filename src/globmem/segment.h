@@ -57,6 +57,9 @@ typedef struct dart__segtable {
   struct dart__segment **retired;
   int32_t nretired, capretired;
   struct dart__heap *heap; /* the team's heap (globmem/heap.c), or NULL */
+  /* One disposed segment record kept for the next creation on the team
+   * (window.c): saves a calloc/free pair per allocation. */
+  struct dart__segment *spare;
 } dart__segtable_t;
 
 /* Biased index of a segment id: 0..65535, id 0 at 32768. */

@@ -424,9 +424,20 @@ static dart_ret_t free_windows(dart__segment_t *seg)
 static void segment_free_memory(dart__segment_t *seg)
 {
   free(seg->sizes);
-  free(seg->unit_base);
-  free(seg->disp_pads);
-  free(seg);
+  free(seg->disp_pads); /* unit_base lives in seg's own allocation */
+  dart__segtable_t *tab = seg->team->segs;
+  dart__segment_t *none = NULL;
+  /* Keep the record for the team's next segment if the slot is empty. */
+  if (tab == NULL ||
+      !__atomic_compare_exchange_n(&tab->spare, &none, seg, false,
+                                   __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+    free(seg);
+}
+
+/* Frees the team's kept segment record (team destruction). */
+void dart__segment_spare_free(dart__segtable_t *tab)
+{
+  free(__atomic_exchange_n(&tab->spare, NULL, __ATOMIC_ACQ_REL));
 }
 
 dart_ret_t dart__segment_dispose(dart__segment_t *seg)
@@ -439,13 +450,23 @@ dart_ret_t dart__segment_dispose(dart__segment_t *seg)
 dart__segment_t *dart__segment_record(dart__team_t *team, dart__seg_kind_t kind,
                                       size_t size)
 {
-  dart__segment_t *seg = calloc(1, sizeof *seg);
-  if (seg == NULL) return NULL;
+  /* One allocation for the record and its unit_base array; the team's
+   * kept record has the right size. */
+  size_t head = (sizeof(dart__segment_t) + _Alignof(char *) - 1) /
+                _Alignof(char *) * _Alignof(char *);
+  size_t bytes = head + (size_t)team->size * sizeof(char *);
+  dart__segment_t *seg = NULL;
+  if (team->segs != NULL)
+    seg = __atomic_exchange_n(&team->segs->spare, NULL, __ATOMIC_ACQ_REL);
+  if (seg != NULL)
+    memset(seg, 0, bytes);
+  else if ((seg = calloc(1, bytes)) == NULL)
+    return NULL;
   seg->kind = kind;
   seg->team = team;
   seg->nunits = team->size;
   seg->myid = team->myid;
-  seg->unit_base = calloc((size_t)team->size, sizeof *seg->unit_base);
+  seg->unit_base = (char **)(void *)((char *)seg + head);
   seg->win = MPI_WIN_NULL;
   seg->shm_win = MPI_WIN_NULL;
   seg->size = size;
@@ -507,10 +528,6 @@ dart_ret_t dart__segment_create(const char *func, dart__team_t *team,
   *out = NULL;
   dart__segment_t *seg = dart__segment_record(team, kind, size);
   if (seg == NULL) return DART_ERR_NOMEM; /* unrecoverable: peers hang */
-  if (seg->unit_base == NULL && status == DART_OK) {
-    dart__log(DART__LOG_ERROR, func, "out of memory");
-    status = DART_ERR_NOMEM;
-  }
   /* This unit's window displacement of its portion, exchanged by agree. */
   if (kind == DART__SEG_REGISTER && status == DART_OK)
     status = register_disp(seg, addr, size);

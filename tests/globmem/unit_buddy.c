@@ -160,8 +160,63 @@ static void test_order_independent(void)
   dart__buddy_destroy(b);
 }
 
+/* Deferred merging keeps team heaps consistent: two allocators see the
+ * same allocations and, between two allocations, the same frees in
+ * different orders; the pool is small, so allocations often fail first
+ * and coalesce. Both must hand out the same offsets throughout, and the
+ * repeated alloc + free of one size must not fragment the pool for good. */
+static void test_deferred_merge(void)
+{
+  enum { POOL = 1 << 16, N = 512 };
+  dart__buddy_t *a = dart__buddy_create(POOL), *b = dart__buddy_create(POOL);
+  uint64_t oa[N], ob[N];
+  int live = 0, idx[N];
+  srand(777);
+  for (int it = 0; it < 20000; it++) {
+    size_t sz = (size_t)16 << (rand() % 9);
+    uint64_t x, y;
+    int ra = dart__buddy_alloc(a, sz, &x), rb = dart__buddy_alloc(b, sz, &y);
+    TEST_CHECK(ra == rb);
+    if (ra == 0) {
+      TEST_CHECK_MSG(x == y, "it %d: %llu vs %llu", it, (unsigned long long)x,
+                     (unsigned long long)y);
+      if (live < N) {
+        oa[live] = x;
+        ob[live++] = y;
+      }
+    }
+    /* free a random subset: a in index order, b in reverse */
+    int nf = 0;
+    for (int i = 0; i < live; i++)
+      if (rand() % 4 == 0) idx[nf++] = i;
+    for (int i = 0; i < nf; i++)
+      TEST_CHECK(dart__buddy_free(a, oa[idx[i]]) == 0);
+    for (int i = nf - 1; i >= 0; i--)
+      TEST_CHECK(dart__buddy_free(b, ob[idx[i]]) == 0);
+    for (int i = nf - 1; i >= 0; i--) {
+      oa[idx[i]] = oa[--live];
+      ob[idx[i]] = ob[live];
+    }
+  }
+  while (live > 0) {
+    live--;
+    TEST_CHECK(dart__buddy_free(a, oa[live]) == 0);
+    TEST_CHECK(dart__buddy_free(b, ob[live]) == 0);
+  }
+  uint64_t x, first = 0;
+  for (int i = 0; i < 1000; i++) {
+    TEST_CHECK(dart__buddy_alloc(a, 1024, &x) == 0);
+    if (i == 0) first = x;
+    TEST_CHECK(x == first && dart__buddy_free(a, x) == 0);
+  }
+  TEST_CHECK(dart__buddy_alloc(a, POOL, &x) == 0 && x == 0);
+  dart__buddy_destroy(a);
+  dart__buddy_destroy(b);
+}
+
 int main(void)
 {
+  test_deferred_merge();
   test_order_independent();
   test_fill_exact();
   test_bad_input();
