@@ -375,12 +375,12 @@ static dart_ret_t register_window(dart__segment_t *seg, void *addr, size_t size)
 }
 
 /* Detaches seg's memory from the dynamic window (local), after completing
- * this unit's RMA on the segment. */
-static dart_ret_t register_detach(dart__segment_t *seg)
+ * this unit's RMA on the segment. func: the caller, for the log. */
+static dart_ret_t register_detach(const char *func, dart__segment_t *seg)
 {
   dart_ret_t ret = DART_OK;
-  if (seg->mpi_used && MPI_Win_flush_all(seg->win) != MPI_SUCCESS)
-    ret = DART_ERR_OTHER;
+  if (__atomic_load_n(&seg->mpi_used, __ATOMIC_RELAXED))
+    ret = dart__rma_complete(func, seg, DART__WATCH_NONE, DART__RMA_FLUSH_ALL);
   if (seg->attached && MPI_Win_detach(seg->win, seg->base) != MPI_SUCCESS) {
     DART_LOG_ERROR("MPI_Win_detach of segment %d of team %d failed", seg->segid,
                    seg->team->id);
@@ -549,7 +549,7 @@ dart_ret_t dart__segment_create(const char *func, dart__team_t *team,
                                : "memory on several nodes");
   }
   if (ret != DART_OK) {
-    if (seg->borrowed) register_detach(seg);
+    if (seg->borrowed) register_detach(func, seg);
     free_windows(seg);
     if (seg->segid != 0) dart__segtable_release(team->segs, seg->segid);
     segment_free_memory(seg);
@@ -568,7 +568,7 @@ dart_ret_t dart__segment_destroy(dart__segment_t *seg)
   dart__segtable_release(team->segs, seg->segid);
   dart_ret_t ret = DART_OK;
   if (seg->chunk != 0) ret = dart__heap_free(seg);
-  if (seg->borrowed) ret = register_detach(seg);
+  if (seg->borrowed) ret = register_detach(__func__, seg);
   dart_ret_t r = dart__segment_dispose(seg);
   return ret != DART_OK ? ret : r;
 }
@@ -579,7 +579,8 @@ dart_ret_t dart__segment_retire(dart__segment_t *seg)
   if (seg->nunits == 1) return dart__segment_destroy(seg);
   dart__handles_segment_freed(seg);
   dart_ret_t ret = DART_OK;
-  if (seg->borrowed) ret = register_detach(seg); /* team's dynamic window */
+  /* the team's dynamic window; only dart_team_memderegister retires */
+  if (seg->borrowed) ret = register_detach("dart_team_memderegister", seg);
   if (dart__segtable_retire(seg->team->segs, seg->segid, seg) != 0) {
     DART_LOG_ERROR("out of memory retiring segment %d of team %d", seg->segid,
                    seg->team->id);
