@@ -33,13 +33,15 @@ out=$(DART_WATCHDOG=1 DART_WATCHDOG_ABORT=5 "$@" 2>&1)
 rc=$?
 echo "$out"
 fail() { echo "run_watchdog: FAILED: $*"; exit 1; }
+# grep reads here-strings, not a pipe from echo: grep -q stops at the first
+# match, and with pipefail the writer's SIGPIPE would count as no match.
 [ "$rc" -ne 0 ] || fail "the job exited with 0"
 for ((u = 0; u < nunits; u++)); do
-  echo "$out" | grep -Eq "^\[DART watchdog\] unit $u waits [0-9.]+ s in $calls for $what: team $team collective #[0-9]+$" \
+  grep -Eq "^\[DART watchdog\] unit $u waits [0-9.]+ s in $calls for $what: team $team collective #[0-9]+$" <<<"$out" \
     || fail "no report line of unit $u"
 done
-echo "$out" | grep -q "in dart_barrier" || fail "no unit reported dart_barrier"
-echo "$out" | grep -q "in $other" || fail "no unit reported $other"
-[ -z "$must" ] || echo "$out" | grep -qF "$must" || fail "no line with '$must'"
-echo "$out" | grep -q "ending the job (DART_WATCHDOG_ABORT)" || fail "no abort line"
+grep -q "in dart_barrier" <<<"$out" || fail "no unit reported dart_barrier"
+grep -q "in $other" <<<"$out" || fail "no unit reported $other"
+[ -z "$must" ] || grep -qF "$must" <<<"$out" || fail "no line with '$must'"
+grep -q "ending the job (DART_WATCHDOG_ABORT)" <<<"$out" || fail "no abort line"
 echo "run_watchdog: OK ($mode, $nunits units)"
