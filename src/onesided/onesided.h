@@ -273,10 +273,10 @@ typedef enum {
  * others), then its pending accesses to mapped memory (dart__shm_complete:
  * a fence only if there are any). The wait is published for the watchdog
  * under func, seg's team and segment id; a failed call is logged under
- * func and gives DART_ERR_OTHER. Every MPI_Win_flush* on a whole segment
- * goes through here; the caller decides whether MPI was used at all
- * (seg->mpi_used). Out of line: the public flushes reach it only when
- * MPI is involved.
+ * func and gives DART_ERR_OTHER. The caller decides whether MPI was used
+ * at all (seg->mpi_used). Out of line: the public flushes reach it only
+ * when MPI is involved. Not through here: the flushes inside a transfer
+ * or an atomic (dart__flush_target, the emulations in mpi_atomic.c).
  */
 DART__HIDDEN __attribute__((noinline)) dart_ret_t
 dart__rma_complete(const char *func, const dart__segment_t *seg, int unit,
