@@ -2,9 +2,10 @@
  * Internal: what each thread is waiting for, and the watchdog that reports
  * waits that last too long (DART_WATCHDOG, watch.c).
  *
- * Every place where DART may wait for another unit (a collective, a flush,
- * a request, a lock hand-over, the lock word of an emulated atomic) brackets
- * the wait with dart__watch_begin / dart__watch_end. With the watchdog off
+ * Every place where DART may wait for another unit (a collective, the
+ * creation or free of a window or communicator, a flush, a request, a lock
+ * hand-over, the lock word of an emulated atomic) brackets the wait with
+ * dart__watch_begin / dart__watch_end. With the watchdog off
  * (the default) that is one predictable branch on a global flag. With it
  * on, the thread publishes a record in its own slot; a separate watchdog
  * thread, which never calls MPI, prints one line per wait that outlives
@@ -20,6 +21,7 @@
 #include <stdbool.h>
 
 #include "dart_log.h"
+#include "dart_mpi.h"
 
 /* Nothing known for an int field of a wait record. */
 #define DART__WATCH_NONE (-32768)
@@ -53,6 +55,22 @@ static inline void dart__watch_end(void)
 #define DART__WATCH(call_, what_, team_, seg_, unit_, seq_)                    \
   dart__watch_begin(&(dart__watch_info_t){(call_), (what_), (team_), (seg_),   \
                                           (unit_), (seq_)})
+
+/*
+ * Ends the wait around one MPI call and maps the call's result rc: a
+ * failure is logged under func, naming what (the MPI call, as given to
+ * DART__WATCH), and gives DART_ERR_OTHER. For blocking calls:
+ *   DART__WATCH(func, what, ...);
+ *   dart_ret_t ret = dart__watch_end_mpi(func, what, MPI_Foo(...));
+ */
+static inline dart_ret_t dart__watch_end_mpi(const char *func, const char *what,
+                                             int rc)
+{
+  dart__watch_end();
+  if (__builtin_expect(rc == MPI_SUCCESS, 1)) return DART_OK;
+  dart__mpi_log_error(func, what, rc);
+  return DART_ERR_OTHER;
+}
 
 /* Starts / stops the watchdog thread (dart_init / dart_exit). */
 DART__HIDDEN void dart__watch_init(void);

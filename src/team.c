@@ -5,6 +5,7 @@
 
 #include "dart_group_set.h"
 #include "dart_team.h"
+#include "dart_watch.h"
 
 dart__team_t *dart__team_table[DART__TEAM_ID_MAX + 1];
 
@@ -25,14 +26,32 @@ dart__team_t *dart__team_lookup(const char *func, dart_team_t id)
   return t;
 }
 
-static void dart__team_free(dart__team_t *t)
+/* Begins the wait of a collective call on team t for the watchdog, next
+ * in t's sequence of collectives (every member makes the same calls of
+ * team creation and destruction in the same order). */
+static void watch_team(const char *func, const char *what, dart__team_t *t)
+{
+  DART__WATCH(func, what, (int)t->id, DART__WATCH_NONE, DART__WATCH_NONE,
+              ++t->coll_seq);
+}
+
+/* Frees t and its communicators (func: the caller, for the watchdog and
+ * the log; communicator frees are collective). */
+static void dart__team_free(const char *func, dart__team_t *t)
 {
   if (t == NULL) return;
   dart__mpi_objects_add(-(t->node_comm != MPI_COMM_NULL) -
                         (t->comm != MPI_COMM_NULL));
-  if (t->node_comm != MPI_COMM_NULL)
-    DART__MPI_LOG(MPI_Comm_free(&t->node_comm));
-  if (t->comm != MPI_COMM_NULL) DART__MPI_LOG(MPI_Comm_free(&t->comm));
+  if (t->node_comm != MPI_COMM_NULL) {
+    watch_team(func, "MPI_Comm_free (node communicator)", t);
+    dart__watch_end_mpi(func, "MPI_Comm_free (node communicator)",
+                        MPI_Comm_free(&t->node_comm));
+  }
+  if (t->comm != MPI_COMM_NULL) {
+    watch_team(func, "MPI_Comm_free (team communicator)", t);
+    dart__watch_end_mpi(func, "MPI_Comm_free (team communicator)",
+                        MPI_Comm_free(&t->comm));
+  }
   free(t->l2g);
   free(t->g2l);
   free(t->unit_node);
@@ -41,17 +60,29 @@ static void dart__team_free(dart__team_t *t)
 }
 
 /* Fills the node view of a team whose comm, size, myid and l2g are set. */
-static dart_ret_t dart__team_build_nodes(dart__team_t *t)
+static dart_ret_t dart__team_build_nodes(const char *func, dart__team_t *t)
 {
   int mynode = dart__g.node_of_unit[dart__g.myid];
-  DART__MPI(dart__mpi_rendezvous(t->comm));
-  DART__MPI(MPI_Comm_split(t->comm, mynode, t->myid, &t->node_comm));
+  const char *rdv = "MPI_Ibarrier (before the node split)",
+             *split = "MPI_Comm_split (node communicator)",
+             *ranks = "MPI_Allgather (node ranks)";
+  watch_team(func, rdv, t);
+  dart_ret_t ret =
+      dart__watch_end_mpi(func, rdv, dart__mpi_rendezvous(t->comm));
+  if (ret != DART_OK) return ret;
+  watch_team(func, split, t);
+  ret = dart__watch_end_mpi(
+      func, split, MPI_Comm_split(t->comm, mynode, t->myid, &t->node_comm));
+  if (ret != DART_OK) return ret;
   dart__mpi_objects_add(1);
   DART__MPI(MPI_Comm_set_errhandler(t->node_comm, MPI_ERRORS_RETURN));
   DART__MPI(MPI_Comm_size(t->node_comm, &t->node_size));
   DART__MPI(MPI_Comm_rank(t->node_comm, &t->node_rank));
-  DART__MPI(dart__mpi_allgather(&t->node_rank, 1, MPI_INT, t->unit_node_rank,
-                                t->comm));
+  watch_team(func, ranks, t);
+  ret = dart__watch_end_mpi(func, ranks,
+                            dart__mpi_allgather(&t->node_rank, 1, MPI_INT,
+                                                t->unit_node_rank, t->comm));
+  if (ret != DART_OK) return ret;
   t->num_nodes = 0;
   for (int u = 0; u < t->size; u++) {
     t->unit_node[u] = dart__g.node_of_unit[t->l2g[u]];
@@ -62,9 +93,10 @@ static dart_ret_t dart__team_build_nodes(dart__team_t *t)
   return DART_OK;
 }
 
-/* Creates the team object for communicator comm (ownership passes). */
-static dart_ret_t dart__team_build(MPI_Comm comm, dart_team_t id,
-                                   dart__team_t **out)
+/* Creates the team object for communicator comm (ownership passes);
+ * func: the public call, for the watchdog and the log. */
+static dart_ret_t dart__team_build(const char *func, MPI_Comm comm,
+                                   dart_team_t id, dart__team_t **out)
 {
   dart_ret_t ret = DART_OK;
   dart__team_t *t = calloc(1, sizeof *t);
@@ -85,11 +117,14 @@ static dart_ret_t dart__team_build(MPI_Comm comm, dart_team_t id,
     goto fail;
   }
   int32_t me = dart__g.myid;
-  DART__MPI_GOTO(dart__mpi_allgather(&me, 1, MPI_INT32_T, t->l2g, comm), ret,
-                 fail);
+  const char *ids = "MPI_Allgather (unit ids)";
+  watch_team(func, ids, t);
+  ret = dart__watch_end_mpi(
+      func, ids, dart__mpi_allgather(&me, 1, MPI_INT32_T, t->l2g, comm));
+  if (ret != DART_OK) goto fail;
   for (int g = 0; g < dart__g.size; g++) t->g2l[g] = -1;
   for (int u = 0; u < t->size; u++) t->g2l[t->l2g[u]] = u;
-  ret = dart__team_build_nodes(t);
+  ret = dart__team_build_nodes(func, t);
   if (ret != DART_OK) goto fail;
   dart__team_table[id] = t;
   ret = dart__globmem_team_init(t);
@@ -102,18 +137,18 @@ static dart_ret_t dart__team_build(MPI_Comm comm, dart_team_t id,
 fail:
   if (ret == DART_ERR_NOMEM)
     DART_LOG_ERROR("out of memory building team %d", id);
-  dart__team_free(t);
+  dart__team_free(func, t);
   return ret;
 }
 
 /* Releases a team: module state first, then communicators. */
-static dart_ret_t dart__team_release(dart__team_t *t)
+static dart_ret_t dart__team_release(const char *func, dart__team_t *t)
 {
   dart__locks_team_fini(t);
   dart__locality_team_fini(t);
   dart_ret_t ret = dart__globmem_team_fini(t);
   dart__team_table[t->id] = NULL;
-  dart__team_free(t);
+  dart__team_free(func, t);
   return ret;
 }
 
@@ -126,7 +161,7 @@ dart_ret_t dart__teams_init(void)
   DART__MPI(MPI_Comm_idup(dart__g.comm, &comm, &req));
   DART__MPI(dart__mpi_wait(&req));
   dart__team_t *all = NULL;
-  dart_ret_t ret = dart__team_build(comm, DART_TEAM_ALL, &all);
+  dart_ret_t ret = dart__team_build("dart_init", comm, DART_TEAM_ALL, &all);
   return ret;
 }
 
@@ -138,7 +173,7 @@ dart_ret_t dart__teams_fini(void)
     dart__team_t *t = dart__team_table[id];
     if (t == NULL) continue;
     if (id != DART_TEAM_ALL) DART_LOG_DEBUG("releasing team %d at exit", id);
-    dart_ret_t r = dart__team_release(t);
+    dart_ret_t r = dart__team_release("dart_exit", t);
     if (r != DART_OK) ret = r;
   }
   return ret;
@@ -155,8 +190,12 @@ static dart_ret_t dart__team_agree_id(dart__team_t *parent, bool bad, int *id)
   /* {next id, argument check failed here, out of MPI objects (2 per
    * team)}: one MPI_Allreduce(MAX). */
   int v[3] = {dart__next_team_id, bad, dart__mpi_objects_left() < 2};
-  DART__MPI(
+  const char *agree = "MPI_Allreduce (team id agreement)";
+  watch_team("dart_team_create", agree, parent);
+  dart_ret_t ret = dart__watch_end_mpi(
+      "dart_team_create", agree,
       dart__mpi_allreduce(MPI_IN_PLACE, v, 3, MPI_INT, MPI_MAX, parent->comm));
+  if (ret != DART_OK) return ret;
   if (v[1]) {
     if (!bad)
       DART_LOG_ERROR("dart_team_create: the arguments were rejected on "
@@ -176,17 +215,18 @@ static dart_ret_t dart__team_agree_id(dart__team_t *parent, bool bad, int *id)
   for (int t = 0; t <= DART__TEAM_ID_MAX; t++) {
     if (dart__team_table[t] != NULL) used[t / 64] |= 1ull << (t % 64);
   }
-  int rc = dart__mpi_allreduce(MPI_IN_PLACE, used, NWORDS, MPI_UINT64_T,
-                               MPI_BOR, parent->comm);
+  const char *unused = "MPI_Allreduce (unused team ids)";
+  watch_team("dart_team_create", unused, parent);
+  ret = dart__watch_end_mpi("dart_team_create", unused,
+                            dart__mpi_allreduce(MPI_IN_PLACE, used, NWORDS,
+                                                MPI_UINT64_T, MPI_BOR,
+                                                parent->comm));
   *id = -1;
-  for (int t = 1; rc == MPI_SUCCESS && t <= DART__TEAM_ID_MAX && *id < 0; t++) {
+  for (int t = 1; ret == DART_OK && t <= DART__TEAM_ID_MAX && *id < 0; t++) {
     if (!(used[t / 64] & (1ull << (t % 64)))) *id = t;
   }
   free(used);
-  if (rc != MPI_SUCCESS) {
-    dart__mpi_log_error(__func__, "MPI_Allreduce", rc);
-    return DART_ERR_OTHER;
-  }
+  if (ret != DART_OK) return ret;
   DART__CHECK(*id > 0, DART_ERR_OTHER, "no free team id left");
   return DART_OK;
 }
@@ -221,11 +261,15 @@ dart_ret_t dart_team_create(dart_team_t teamid, const dart_group_t group,
   if (ret != DART_OK) return ret;
   int member = dart__group_contains(group, dart__g.myid);
   MPI_Comm comm = MPI_COMM_NULL;
-  DART__MPI(MPI_Comm_split(parent->comm, member ? 0 : MPI_UNDEFINED,
-                           dart__g.myid, &comm));
-  if (!member) return DART_OK;
+  const char *split = "MPI_Comm_split (new team)";
+  watch_team(__func__, split, parent);
+  ret = dart__watch_end_mpi(__func__, split,
+                            MPI_Comm_split(parent->comm,
+                                           member ? 0 : MPI_UNDEFINED,
+                                           dart__g.myid, &comm));
+  if (ret != DART_OK || !member) return ret;
   dart__team_t *t = NULL;
-  ret = dart__team_build(comm, (dart_team_t)id, &t);
+  ret = dart__team_build(__func__, comm, (dart_team_t)id, &t);
   if (ret != DART_OK) return ret;
   *newteam = (dart_team_t)id;
   return DART_OK;
@@ -238,7 +282,13 @@ dart_ret_t dart_team_destroy(dart_team_t *teamid)
   DART__TEAM_OR_RETURN(t, *teamid);
   DART__CHECK_ARG(*teamid != DART_TEAM_ALL,
                   "DART_TEAM_ALL cannot be destroyed (dart_exit does that)");
-  dart_ret_t ret = dart__team_release(t);
+  /* The teardown's collective frees (windows of the team's segments,
+   * communicators) are waits of their own; this one gives them the name
+   * of the call, which the modules freeing the windows do not know. */
+  DART__WATCH(__func__, "the team's teardown", (int)t->id, DART__WATCH_NONE,
+              DART__WATCH_NONE, -1);
+  dart_ret_t ret = dart__team_release(__func__, t);
+  dart__watch_end();
   *teamid = DART_TEAM_NULL;
   return ret;
 }

@@ -97,9 +97,12 @@ static void report(const slot_t *s, double secs, const char *verdict)
     n += snprintf(extra + n, sizeof extra - (size_t)n, " segment %d", in.seg);
   if (in.unit != DART__WATCH_NONE && n < (int)sizeof extra)
     snprintf(extra + n, sizeof extra - (size_t)n, " target unit %d", in.unit);
-  /* what may be the text of an MPI call: its name is enough */
+  /* what may be the text of an MPI call, "MPI_Foo(args)": its name is
+   * enough. A note after a space, "MPI_Foo (what for)", is kept. */
   const char *what = in.what ? in.what : "?";
   int wlen = (int)strcspn(what, "(");
+  if (wlen > 0 && what[wlen] == '(' && what[wlen - 1] == ' ')
+    wlen = (int)strlen(what);
   fprintf(stderr, "[DART watchdog] unit %d waits %.1f s in %s for %.*s:%s%s\n",
           dart__g.myid, secs, in.call ? in.call : "(internal)", wlen, what,
           extra[0] ? extra : " (no details)", verdict);

@@ -174,9 +174,40 @@ static dart_ret_t open_epoch(dart__segment_t *seg)
   return DART_OK;
 }
 
+/* Segment id for the watchdog: the bare records of heap chunks and of
+ * the dynamic window have none (id 0 is the dart_memalloc pool's). */
+static int watch_segid(const dart__segment_t *seg)
+{
+  if (seg->segid == 0 && seg->kind != DART__SEG_POOL) return DART__WATCH_NONE;
+  return seg->segid;
+}
+
+/* Begins the wait of a collective window call on seg's team (WINDOW_CALL). */
+static void watch_window(const char *func, const char *what,
+                         dart__segment_t *seg)
+{
+  dart__team_t *team = seg->team;
+  DART__WATCH(func, what, (int)team->id, watch_segid(seg), DART__WATCH_NONE,
+              ++team->coll_seq);
+}
+
+/*
+ * The result of a collective MPI window call (creation or free) on seg's
+ * team, made inside a wait published for the watchdog: DART_OK, or
+ * DART_ERR_OTHER after logging the failure under func. The wait takes the
+ * next number in the team's sequence of collectives; every member makes
+ * the same window calls in the same order (the scheme depends on
+ * team-wide facts only), so the numbers agree between units.
+ */
+#define WINDOW_CALL(func, seg, call)                                           \
+  (watch_window((func), #call, (seg)),                                         \
+   dart__watch_end_mpi((func), #call, (call)))
+
 dart_ret_t dart__window_dynamic(dart__segment_t *seg)
 {
-  DART__MPI(MPI_Win_create_dynamic(hints, seg->team->comm, &seg->win));
+  dart_ret_t ret = WINDOW_CALL(
+      __func__, seg, MPI_Win_create_dynamic(hints, seg->team->comm, &seg->win));
+  if (ret != DART_OK) return ret;
   count_window(1);
   return open_epoch(seg);
 }
@@ -232,14 +263,17 @@ static dart_ret_t shared_base(MPI_Win shm, int r, char **base, MPI_Aint *pad)
 
 /* One shared window on the team communicator, also the RMA window; every
  * unit is mapped. */
-static dart_ret_t alloc_single_node(dart__segment_t *seg, MPI_Aint msize)
+static dart_ret_t alloc_single_node(const char *func, dart__segment_t *seg,
+                                    MPI_Aint msize)
 {
   dart__team_t *team = seg->team;
   void *raw;
-  DART__MPI(
+  dart_ret_t ret = WINDOW_CALL(
+      func, seg,
       MPI_Win_allocate_shared(msize, 1, hints, team->comm, &raw, &seg->win));
+  if (ret != DART_OK) return ret;
   count_window(1);
-  dart_ret_t ret = open_epoch(seg);
+  ret = open_epoch(seg);
   if (ret != DART_OK) return ret;
   /* RMA displacements must skip each unit's alignment padding. */
   seg->disp_pads = malloc((size_t)team->size * sizeof *seg->disp_pads);
@@ -261,51 +295,69 @@ static dart_ret_t alloc_single_node(dart__segment_t *seg, MPI_Aint msize)
 
 /* Shared window on the node communicator (node peers mapped), RMA window
  * over the team. */
-static dart_ret_t alloc_hybrid(dart__segment_t *seg, MPI_Aint msize,
-                               size_t size)
+static dart_ret_t alloc_hybrid(const char *func, dart__segment_t *seg,
+                               MPI_Aint msize, size_t size)
 {
   dart__team_t *team = seg->team;
   void *raw;
-  DART__MPI(MPI_Win_allocate_shared(msize, 1, hints, team->node_comm, &raw,
-                                    &seg->shm_win));
+  /* On the node communicator, but every member takes part at this point:
+   * numbered in the team's sequence all the same. */
+  dart_ret_t ret =
+      WINDOW_CALL(func, seg,
+                  MPI_Win_allocate_shared(msize, 1, hints, team->node_comm,
+                                          &raw, &seg->shm_win));
+  if (ret != DART_OK) return ret;
   count_window(1);
   DART__MPI(MPI_Win_set_errhandler(seg->shm_win, MPI_ERRORS_RETURN));
-  dart_ret_t model = require_unified(seg->shm_win);
-  if (model != DART_OK) return model;
+  ret = require_unified(seg->shm_win);
+  if (ret != DART_OK) return ret;
   for (int u = 0; u < team->size; u++) {
     if (!dart__team_unit_is_local_node(team, u)) continue;
-    dart_ret_t ret = shared_base(seg->shm_win, team->unit_node_rank[u],
-                                 &seg->unit_base[u], NULL);
+    ret = shared_base(seg->shm_win, team->unit_node_rank[u], &seg->unit_base[u],
+                      NULL);
     if (ret != DART_OK) return ret;
   }
   seg->base = seg->unit_base[team->myid];
-  DART__MPI(MPI_Win_create(seg->base, (MPI_Aint)size, 1, hints, team->comm,
-                           &seg->win));
+  ret = WINDOW_CALL(func, seg,
+                    MPI_Win_create(seg->base, (MPI_Aint)size, 1, hints,
+                                   team->comm, &seg->win));
+  if (ret != DART_OK) return ret;
   count_window(1);
   return open_epoch(seg);
 }
 
 /* Every unit alone on its node: MPI memory and one RMA window. */
-static dart_ret_t alloc_private(dart__segment_t *seg, MPI_Aint msize,
-                                size_t size)
+static dart_ret_t alloc_private(const char *func, dart__segment_t *seg,
+                                MPI_Aint msize, size_t size)
 {
   DART__MPI(MPI_Alloc_mem(msize, MPI_INFO_NULL, &seg->mpi_mem));
   seg->base = align_up(seg->mpi_mem);
   seg->unit_base[seg->myid] = seg->base;
-  DART__MPI(MPI_Win_create(seg->base, (MPI_Aint)size, 1, hints, seg->team->comm,
-                           &seg->win));
+  dart_ret_t ret =
+      WINDOW_CALL(func, seg,
+                  MPI_Win_create(seg->base, (MPI_Aint)size, 1, hints,
+                                 seg->team->comm, &seg->win));
+  if (ret != DART_OK) return ret;
   count_window(1);
   return open_epoch(seg);
 }
 
-dart_ret_t dart__window_alloc(dart__segment_t *seg, size_t size)
+/* The windows of an allocated segment; func names the wait. */
+static dart_ret_t alloc_windows(const char *func, dart__segment_t *seg,
+                                size_t size)
 {
   dart__team_t *team = seg->team;
   MPI_Aint msize = padded_size(size);
   /* The choice depends on team-wide facts only: all members agree. */
-  if (team->single_node) return alloc_single_node(seg, msize);
-  if (team->num_nodes == team->size) return alloc_private(seg, msize, size);
-  return alloc_hybrid(seg, msize, size);
+  if (team->single_node) return alloc_single_node(func, seg, msize);
+  if (team->num_nodes == team->size)
+    return alloc_private(func, seg, msize, size);
+  return alloc_hybrid(func, seg, msize, size);
+}
+
+dart_ret_t dart__window_alloc(dart__segment_t *seg, size_t size)
+{
+  return alloc_windows(__func__, seg, size);
 }
 
 /*
@@ -350,7 +402,8 @@ static dart_ret_t register_disp(dart__segment_t *seg, void *addr, size_t size)
 }
 
 /* Creates the window of a registration of size bytes at addr. */
-static dart_ret_t register_window(dart__segment_t *seg, void *addr, size_t size)
+static dart_ret_t register_window(const char *func, dart__segment_t *seg,
+                                  void *addr, size_t size)
 {
   void *base = (addr != NULL && size > 0) ? addr : dart__empty_portion;
   seg->base = base;
@@ -359,8 +412,8 @@ static dart_ret_t register_window(dart__segment_t *seg, void *addr, size_t size)
    * MPI's osc/rdma cannot even create one on a single process). */
   if (seg->nunits == 1) return DART_OK;
   if (register_dynamic(seg->team)) {
-    dart_ret_t ret = dart__heap_dynamic("dart_team_memregister", seg->team,
-                                        seg->mpi_left, &seg->win, &seg->osc);
+    dart_ret_t ret = dart__heap_dynamic(func, seg->team, seg->mpi_left,
+                                        &seg->win, &seg->osc);
     seg->borrowed = true;
     if (ret != DART_OK || size == 0) return ret;
     DART__MPI(MPI_Win_attach(seg->win, addr, (MPI_Aint)size));
@@ -368,19 +421,22 @@ static dart_ret_t register_window(dart__segment_t *seg, void *addr, size_t size)
     return DART_OK;
   }
   MPI_Aint pad = reg_pad(addr, size);
-  DART__MPI(MPI_Win_create((char *)base - pad, (MPI_Aint)size + pad, 1, hints,
-                           seg->team->comm, &seg->win));
+  dart_ret_t ret =
+      WINDOW_CALL(func, seg,
+                  MPI_Win_create((char *)base - pad, (MPI_Aint)size + pad, 1,
+                                 hints, seg->team->comm, &seg->win));
+  if (ret != DART_OK) return ret;
   count_window(1);
   return open_epoch(seg);
 }
 
 /* Detaches seg's memory from the dynamic window (local), after completing
- * this unit's RMA on the segment. */
-static dart_ret_t register_detach(dart__segment_t *seg)
+ * this unit's RMA on the segment. func: the caller, for the log. */
+static dart_ret_t register_detach(const char *func, dart__segment_t *seg)
 {
   dart_ret_t ret = DART_OK;
-  if (seg->mpi_used && MPI_Win_flush_all(seg->win) != MPI_SUCCESS)
-    ret = DART_ERR_OTHER;
+  if (__atomic_load_n(&seg->mpi_used, __ATOMIC_RELAXED))
+    ret = dart__rma_complete(func, seg, DART__WATCH_NONE, DART__RMA_FLUSH_ALL);
   if (seg->attached && MPI_Win_detach(seg->win, seg->base) != MPI_SUCCESS) {
     DART_LOG_ERROR("MPI_Win_detach of segment %d of team %d failed", seg->segid,
                    seg->team->id);
@@ -392,31 +448,37 @@ static dart_ret_t register_detach(dart__segment_t *seg)
   return ret;
 }
 
-/* Logs a failed MPI call of a teardown path and records the failure. */
-static void teardown_check(int rc, const char *call, dart_ret_t *ret)
+/*
+ * Releases the windows of seg (collective over the team; a teardown path:
+ * goes on after a failure). func names the waits and the failures.
+ */
+static dart_ret_t free_windows(const char *func, dart__segment_t *seg)
 {
-  if (rc == MPI_SUCCESS) return;
-  dart__mpi_log_error("dart__segment_destroy", call, rc);
-  *ret = DART_ERR_OTHER;
-}
-
-/* Releases the windows of seg (collective over the team). */
-static dart_ret_t free_windows(dart__segment_t *seg)
-{
-  dart_ret_t ret = DART_OK;
+  dart_ret_t ret = DART_OK, r;
+  if (seg->win != MPI_WIN_NULL && seg->locked) {
+    /* completes this unit's RMA on the window, not collective */
+    DART__WATCH(func, "MPI_Win_unlock_all", (int)seg->team->id,
+                watch_segid(seg), DART__WATCH_NONE, -1);
+    ret = dart__watch_end_mpi(func, "MPI_Win_unlock_all",
+                              MPI_Win_unlock_all(seg->win));
+  }
   if (seg->win != MPI_WIN_NULL) {
-    if (seg->locked)
-      teardown_check(MPI_Win_unlock_all(seg->win), "MPI_Win_unlock_all", &ret);
-    teardown_check(MPI_Win_free(&seg->win), "MPI_Win_free", &ret);
+    if ((r = WINDOW_CALL(func, seg, MPI_Win_free(&seg->win))) != DART_OK)
+      ret = r;
     count_window(-1);
   }
   if (seg->shm_win != MPI_WIN_NULL) {
-    teardown_check(MPI_Win_free(&seg->shm_win), "MPI_Win_free", &ret);
+    if ((r = WINDOW_CALL(func, seg, MPI_Win_free(&seg->shm_win))) != DART_OK)
+      ret = r;
     count_window(-1);
   }
   if (seg->mpi_mem != NULL) {
-    teardown_check(MPI_Free_mem(seg->mpi_mem), "MPI_Free_mem", &ret);
+    int rc = MPI_Free_mem(seg->mpi_mem);
     seg->mpi_mem = NULL;
+    if (rc != MPI_SUCCESS) {
+      dart__mpi_log_error(func, "MPI_Free_mem", rc);
+      ret = DART_ERR_OTHER;
+    }
   }
   return ret;
 }
@@ -442,7 +504,7 @@ void dart__segment_spare_free(dart__segtable_t *tab)
 
 dart_ret_t dart__segment_dispose(dart__segment_t *seg)
 {
-  dart_ret_t ret = free_windows(seg);
+  dart_ret_t ret = free_windows(__func__, seg);
   segment_free_memory(seg);
   return ret;
 }
@@ -501,14 +563,14 @@ static dart_ret_t segment_memory(const char *func, dart__segment_t *seg,
   if (seg->kind == DART__SEG_REGISTER) {
     if (seg->nunits > 1 && !register_dynamic(seg->team) && seg->mpi_left < 1)
       return dart__mpi_objects_refuse(func, 1);
-    return register_window(seg, addr, seg->size);
+    return register_window(func, seg, addr, seg->size);
   }
   size_t max = max_portion_size(seg);
   if (seg->kind != DART__SEG_POOL && dart__heap_takes(max))
     return dart__heap_alloc(func, seg, max);
   if (seg->mpi_left < windows_needed(seg->team))
     return dart__mpi_objects_refuse(func, windows_needed(seg->team));
-  return dart__window_alloc(seg, seg->size);
+  return alloc_windows(func, seg, seg->size);
 }
 
 int dart__window_count(const dart__team_t *team)
@@ -566,8 +628,8 @@ dart_ret_t dart__segment_create(const char *func, dart__team_t *team,
                                : "memory on several nodes");
   }
   if (ret != DART_OK) {
-    if (seg->borrowed) register_detach(seg);
-    free_windows(seg);
+    if (seg->borrowed) register_detach(func, seg);
+    free_windows(func, seg);
     if (seg->segid != 0) dart__segtable_release(team->segs, seg->segid);
     segment_free_memory(seg);
     return ret;
@@ -585,7 +647,7 @@ dart_ret_t dart__segment_destroy(dart__segment_t *seg)
   dart__segtable_release(team->segs, seg->segid);
   dart_ret_t ret = DART_OK;
   if (seg->chunk != 0) ret = dart__heap_free(seg);
-  if (seg->borrowed) ret = register_detach(seg);
+  if (seg->borrowed) ret = register_detach(__func__, seg);
   dart_ret_t r = dart__segment_dispose(seg);
   return ret != DART_OK ? ret : r;
 }
@@ -596,7 +658,8 @@ dart_ret_t dart__segment_retire(dart__segment_t *seg)
   if (seg->nunits == 1) return dart__segment_destroy(seg);
   dart__handles_segment_freed(seg);
   dart_ret_t ret = DART_OK;
-  if (seg->borrowed) ret = register_detach(seg); /* team's dynamic window */
+  /* the team's dynamic window; only dart_team_memderegister retires */
+  if (seg->borrowed) ret = register_detach("dart_team_memderegister", seg);
   if (dart__segtable_retire(seg->team->segs, seg->segid, seg) != 0) {
     DART_LOG_ERROR("out of memory retiring segment %d of team %d", seg->segid,
                    seg->team->id);

@@ -108,12 +108,6 @@ static inline dart_ret_t atomic_target(const char *func, dart_gptr_t gptr,
   return DART_OK;
 }
 
-static dart_ret_t mpi_fail(const char *func, const char *call, int rc)
-{
-  dart__mpi_log_error(func, call, rc);
-  return DART_ERR_OTHER;
-}
-
 /* Common body of both accumulate calls. */
 static dart_ret_t accumulate(const char *func, dart_gptr_t gptr,
                              const void *values, size_t nelem,
@@ -137,10 +131,8 @@ static dart_ret_t accumulate(const char *func, dart_gptr_t gptr,
     return DART_OK;
   }
   ret = dart__mpi_atomic(func, &t, values, NULL, nelem, ty, dtype, op, mop);
-  if (ret == DART_OK && local_completion && t.seg->mpi_used) {
-    int rc = MPI_Win_flush_local(t.unit, t.seg->win);
-    if (rc != MPI_SUCCESS) return mpi_fail(func, "MPI_Win_flush_local", rc);
-  }
+  if (ret == DART_OK && local_completion && t.seg->mpi_used)
+    ret = dart__rma_complete(func, t.seg, t.unit, DART__RMA_FLUSH_LOCAL);
   return ret;
 }
 

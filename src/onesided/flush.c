@@ -9,37 +9,37 @@
  * segments on which an MPI RMA operation was ever issued (the sticky mpi_used
  * mark), so segments used purely through shared memory never enter MPI
  * here.
+ *
+ * The MPI part, dart__rma_complete, is also the completion step of the
+ * rest of DART (handles, dart_lock_release, accumulates with local
+ * completion, freeing memory): one place that publishes the wait, makes
+ * the call and logs its failure.
  */
 #include "onesided/onesided.h"
 
 __thread int dart__shm_pending DART__TLS_MODEL;
 
-typedef enum { FLUSH_ONE, FLUSH_ALL, FLUSH_LOCAL, FLUSH_LOCAL_ALL } flush_t;
+/* MPI call of each kind of completion, for the watchdog and the log. */
+static const char *const complete_call[] = {
+    [DART__RMA_FLUSH] = "MPI_Win_flush",
+    [DART__RMA_FLUSH_ALL] = "MPI_Win_flush_all",
+    [DART__RMA_FLUSH_LOCAL] = "MPI_Win_flush_local",
+    [DART__RMA_FLUSH_LOCAL_ALL] = "MPI_Win_flush_local_all"};
 
-static __attribute__((noinline)) dart_ret_t
-flush_mpi(const char *func, dart__segment_t *seg, int u, flush_t kind)
+__attribute__((noinline)) dart_ret_t
+dart__rma_complete(const char *func, const dart__segment_t *seg, int unit,
+                   dart__rma_flush_t kind)
 {
+  const char *call = complete_call[kind];
+  bool one = (kind == DART__RMA_FLUSH || kind == DART__RMA_FLUSH_LOCAL);
+  DART__WATCH(func, call, (int)seg->team->id, seg->segid,
+              one ? unit : DART__WATCH_NONE, -1);
   int rc;
-  const char *call;
-  DART__WATCH(func, "MPI_Win_flush", (int)seg->team->id, seg->segid,
-              kind == FLUSH_ONE || kind == FLUSH_LOCAL ? u : DART__WATCH_NONE,
-              -1);
   switch (kind) {
-  case FLUSH_ONE:
-    call = "MPI_Win_flush";
-    rc = MPI_Win_flush(u, seg->win);
-    break;
-  case FLUSH_ALL:
-    call = "MPI_Win_flush_all";
-    rc = MPI_Win_flush_all(seg->win);
-    break;
-  case FLUSH_LOCAL:
-    call = "MPI_Win_flush_local";
-    rc = MPI_Win_flush_local(u, seg->win);
-    break;
-  default:
-    call = "MPI_Win_flush_local_all";
-    rc = MPI_Win_flush_local_all(seg->win);
+  case DART__RMA_FLUSH: rc = MPI_Win_flush(unit, seg->win); break;
+  case DART__RMA_FLUSH_ALL: rc = MPI_Win_flush_all(seg->win); break;
+  case DART__RMA_FLUSH_LOCAL: rc = MPI_Win_flush_local(unit, seg->win); break;
+  default: rc = MPI_Win_flush_local_all(seg->win);
   }
   dart__watch_end();
   dart__shm_complete();
@@ -52,36 +52,36 @@ flush_mpi(const char *func, dart__segment_t *seg, int u, flush_t kind)
 
 /* Inlined into each public function with a constant kind. */
 static inline __attribute__((always_inline)) dart_ret_t
-flush(const char *func, dart_gptr_t gptr, flush_t kind)
+flush(const char *func, dart_gptr_t gptr, dart__rma_flush_t kind)
 {
   dart__segment_t *seg = dart__segment_lookup(func, gptr);
   if (__builtin_expect(seg == NULL, 0)) return DART_ERR_INVAL;
   int u = gptr.unitid;
-  bool one = (kind == FLUSH_ONE || kind == FLUSH_LOCAL);
+  bool one = (kind == DART__RMA_FLUSH || kind == DART__RMA_FLUSH_LOCAL);
   if (one && __builtin_expect((unsigned)u >= (unsigned)seg->nunits, 0))
     return dart__segment_resolve_error(func, gptr, 0, DART__RESOLVE_BAD_UNIT);
   if (__atomic_load_n(&seg->mpi_used, __ATOMIC_RELAXED))
-    return flush_mpi(func, seg, u, kind);
+    return dart__rma_complete(func, seg, u, kind);
   dart__shm_complete();
   return DART_OK;
 }
 
 dart_ret_t dart_flush(dart_gptr_t gptr)
 {
-  return flush(__func__, gptr, FLUSH_ONE);
+  return flush(__func__, gptr, DART__RMA_FLUSH);
 }
 
 dart_ret_t dart_flush_all(dart_gptr_t gptr)
 {
-  return flush(__func__, gptr, FLUSH_ALL);
+  return flush(__func__, gptr, DART__RMA_FLUSH_ALL);
 }
 
 dart_ret_t dart_flush_local(dart_gptr_t gptr)
 {
-  return flush(__func__, gptr, FLUSH_LOCAL);
+  return flush(__func__, gptr, DART__RMA_FLUSH_LOCAL);
 }
 
 dart_ret_t dart_flush_local_all(dart_gptr_t gptr)
 {
-  return flush(__func__, gptr, FLUSH_LOCAL_ALL);
+  return flush(__func__, gptr, DART__RMA_FLUSH_LOCAL_ALL);
 }

@@ -55,14 +55,9 @@ static dart_ret_t complete(const char *func, dart_handle_t h, bool flush_put)
     /* the flush completed the operation: the request is done */
     return ret == DART_OK ? wait_request(func, &h->req) : ret;
   }
-  if (h->by_flush) {
-    int rc = MPI_Win_flush_local(h->unit, h->win);
-    if (rc != MPI_SUCCESS) {
-      dart__mpi_log_error(func, "MPI_Win_flush_local", rc);
-      return DART_ERR_OTHER;
-    }
-    return DART_OK;
-  }
+  /* h->win is still its segment's window (a free completes h first) */
+  if (h->by_flush)
+    return dart__rma_complete(func, h->seg, h->unit, DART__RMA_FLUSH_LOCAL);
   return wait_request(func, &h->req);
 }
 

@@ -259,7 +259,32 @@ DART__HIDDEN void dart__handles_track(dart_handle_t h);
  * released ones are freed, the user's are marked complete. */
 DART__HIDDEN void dart__handles_segment_freed(const void *seg);
 
-/* MPI window flush helpers (mark nothing, just complete). */
+/* The MPI completion calls on a segment's window (dart__rma_complete). */
+typedef enum {
+  DART__RMA_FLUSH,          /* MPI_Win_flush: one target, remotely       */
+  DART__RMA_FLUSH_ALL,      /* MPI_Win_flush_all                         */
+  DART__RMA_FLUSH_LOCAL,    /* MPI_Win_flush_local: one target, locally  */
+  DART__RMA_FLUSH_LOCAL_ALL /* MPI_Win_flush_local_all                   */
+} dart__rma_flush_t;
+
+/*
+ * Completes the calling thread's MPI RMA on seg's window as kind says
+ * (unit: the target team unit of the one-target kinds, ignored by the
+ * others), then its pending accesses to mapped memory (dart__shm_complete:
+ * a fence only if there are any). The wait is published for the watchdog
+ * under func, seg's team and segment id; a failed call is logged under
+ * func and gives DART_ERR_OTHER. The caller decides whether MPI was used
+ * at all (seg->mpi_used). Out of line: the public flushes reach it only
+ * when MPI is involved. Not through here: the flushes inside a transfer
+ * or an atomic (dart__flush_target, the emulations in mpi_atomic.c).
+ */
+DART__HIDDEN __attribute__((noinline)) dart_ret_t
+dart__rma_complete(const char *func, const dart__segment_t *seg, int unit,
+                   dart__rma_flush_t kind);
+
+/* Flush of one target of an MPI window after an atomic or a transfer
+ * (marks nothing). Its watch names no team or segment, so a wait it is
+ * nested in (a lock acquisition) keeps its own. */
 static inline dart_ret_t dart__flush_target(const char *func, MPI_Win win,
                                             int unit)
 {

@@ -51,11 +51,9 @@ static void flush_segment(dart__segment_t *seg, int16_t id, void *arg)
   if (seg == NULL || seg->win == MPI_WIN_NULL ||
       !__atomic_load_n(&seg->mpi_used, __ATOMIC_RELAXED))
     return;
-  int rc = MPI_Win_flush_all(seg->win);
-  if (rc != MPI_SUCCESS) {
-    dart__mpi_log_error(c->func, "MPI_Win_flush_all", rc);
+  if (dart__rma_complete(c->func, seg, DART__WATCH_NONE, DART__RMA_FLUSH_ALL) !=
+      DART_OK)
     c->ret = DART_ERR_OTHER;
-  }
 }
 
 dart_ret_t dart__rma_complete_noted(const char *func)
