@@ -293,10 +293,13 @@ dart_ret_t dart__segment_collect(const char *func, dart__team_t *team,
     k[n + i] = -k[i];
   }
   /* Members without memory for the keys opt out of this round. */
+  DART__WATCH(func, "MPI_Allreduce (retired registrations)", (int)team->id,
+              DART__WATCH_NONE, DART__WATCH_NONE, ++team->coll_seq);
   int rc = MPI_Allreduce(&ok, &all_ok, 1, MPI_INT32_T, MPI_MIN, team->comm);
   if (rc == MPI_SUCCESS && all_ok)
     rc =
         MPI_Allreduce(MPI_IN_PLACE, k, 2 * n, MPI_INT32_T, MPI_MAX, team->comm);
+  dart__watch_end();
   if (rc != MPI_SUCCESS) {
     free(k);
     dart__mpi_log_error(func, "MPI_Allreduce", rc);

@@ -25,6 +25,7 @@
 
 #include "globmem/buddy.h"
 #include "globmem/globmem_internal.h"
+#include "onesided/onesided.h"
 
 typedef struct dart__heap_chunk {
   dart__segment_t *seg; /* windows and bases (not in the segment table) */
@@ -196,13 +197,9 @@ dart_ret_t dart__heap_free(dart__segment_t *seg)
   dart_ret_t ret = DART_OK;
   /* The block may be handed out again by the next allocation: this
    * unit's RMA on it must be complete (a window free used to do that). */
-  if (__atomic_load_n(&seg->mpi_used, __ATOMIC_RELAXED)) {
-    int rc = MPI_Win_flush_all(seg->win);
-    if (rc != MPI_SUCCESS) {
-      dart__mpi_log_error("dart_team_memfree", "MPI_Win_flush_all", rc);
-      ret = DART_ERR_OTHER;
-    }
-  }
+  if (__atomic_load_n(&seg->mpi_used, __ATOMIC_RELAXED))
+    ret = dart__rma_complete("dart_team_memfree", seg, DART__WATCH_NONE,
+                             DART__RMA_FLUSH_ALL);
   dart__buddy_free(c->buddy, seg->heap_off);
   seg->win = MPI_WIN_NULL; /* the chunk's: not freed with seg */
   seg->chunk = 0;
