@@ -42,8 +42,10 @@ dart__segment_record(dart__team_t *team, dart__seg_kind_t kind, size_t size);
 /* Frees the segment record a team keeps for reuse (team destruction). */
 DART__HIDDEN void dart__segment_spare_free(dart__segtable_t *tab);
 /* Creates the windows of an allocated segment of size bytes per unit with
- * the window scheme of window.c (collective). */
-DART__HIDDEN dart_ret_t dart__window_alloc(dart__segment_t *seg, size_t size);
+ * the window scheme of window.c (collective); func, the public call, names
+ * the waits for the watchdog and the failures in the log. */
+DART__HIDDEN dart_ret_t dart__window_alloc(const char *func,
+                                           dart__segment_t *seg, size_t size);
 /* Creates a dynamic window on seg's team in its lock_all epoch. */
 DART__HIDDEN dart_ret_t dart__window_dynamic(dart__segment_t *seg);
 /* Windows the window scheme creates per allocation on team (1 or 2). */

@@ -91,7 +91,7 @@ static dart_ret_t add_chunk(const char *func, dart__team_t *team,
   c->seg = dart__segment_record(team, DART__SEG_ALLOC, size);
   dart_ret_t ret = DART_ERR_NOMEM;
   if (c->buddy != NULL && c->seg != NULL) {
-    ret = dart__window_alloc(c->seg, size);
+    ret = dart__window_alloc(func, c->seg, size);
     if (ret == DART_OK) dart__segment_set_atomics(c->seg);
   }
   if (ret != DART_OK) {

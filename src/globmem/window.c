@@ -342,9 +342,8 @@ static dart_ret_t alloc_private(const char *func, dart__segment_t *seg,
   return open_epoch(seg);
 }
 
-/* The windows of an allocated segment; func names the wait. */
-static dart_ret_t alloc_windows(const char *func, dart__segment_t *seg,
-                                size_t size)
+dart_ret_t dart__window_alloc(const char *func, dart__segment_t *seg,
+                              size_t size)
 {
   dart__team_t *team = seg->team;
   MPI_Aint msize = padded_size(size);
@@ -353,11 +352,6 @@ static dart_ret_t alloc_windows(const char *func, dart__segment_t *seg,
   if (team->num_nodes == team->size)
     return alloc_private(func, seg, msize, size);
   return alloc_hybrid(func, seg, msize, size);
-}
-
-dart_ret_t dart__window_alloc(dart__segment_t *seg, size_t size)
-{
-  return alloc_windows(__func__, seg, size);
 }
 
 /*
@@ -570,7 +564,7 @@ static dart_ret_t segment_memory(const char *func, dart__segment_t *seg,
     return dart__heap_alloc(func, seg, max);
   if (seg->mpi_left < windows_needed(seg->team))
     return dart__mpi_objects_refuse(func, windows_needed(seg->team));
-  return alloc_windows(func, seg, seg->size);
+  return dart__window_alloc(func, seg, seg->size);
 }
 
 int dart__window_count(const dart__team_t *team)
