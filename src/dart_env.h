@@ -54,7 +54,8 @@ typedef enum {
   X(DART_PROGRESS_INTERVAL_US, DART__ENV_INT, long, progress_interval_us,      \
     "200",                                                                     \
     "Sleep between two polls of the DART progress thread, in "                 \
-    "microseconds.")                                                           \
+    "microseconds; up to 8 times longer while the unit itself waits in "       \
+    "DART (its waits drive progress).")                                        \
   X(DART_LOCK_TAIL, DART__ENV_STR, const char *, lock_tail, "spread",          \
     "Placement of MCS lock tails: spread (round-robin over the team's units) " \
     "or unit0 (all on team unit 0, as in the original paper).")                \

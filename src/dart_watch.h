@@ -6,7 +6,8 @@
  * creation or free of a window or communicator, a flush, a request, a lock
  * hand-over, the lock word of an emulated atomic) brackets the wait with
  * dart__watch_begin / dart__watch_end. With the watchdog off
- * (the default) that is one predictable branch on a global flag. With it
+ * (the default) that is one predictable branch on a global flag and one
+ * atomic add to the wait word the progress thread reads. With it
  * on, the thread publishes a record in its own slot; a separate watchdog
  * thread, which never calls MPI, prints one line per wait that outlives
  * DART_WATCHDOG seconds and may end the job after DART_WATCHDOG_ABORT.
@@ -38,16 +39,28 @@ typedef struct {
 /* True while the watchdog runs (DART_WATCHDOG > 0). */
 extern bool dart__watch_on DART__HIDDEN;
 
+/*
+ * Waits of this process's threads, for the progress thread
+ * (onesided/progress.c, progress_policy.h): the low 16 bits count the
+ * waits now under way, the bits above count finished waits. One atomic
+ * add per begin and end.
+ */
+extern unsigned long dart__wait_word DART__HIDDEN;
+#define DART__WAIT_END_ADD 0xFFFFUL /* (1 << 16) - 1 */
+
 DART__HIDDEN void dart__watch_enter(const dart__watch_info_t *info);
 DART__HIDDEN void dart__watch_leave(void);
 
 static inline void dart__watch_begin(const dart__watch_info_t *info)
 {
+  __atomic_fetch_add(&dart__wait_word, 1UL, __ATOMIC_RELAXED);
   if (__builtin_expect(dart__watch_on, 0)) dart__watch_enter(info);
 }
 
 static inline void dart__watch_end(void)
 {
+  /* depth - 1, finished + 1 */
+  __atomic_fetch_add(&dart__wait_word, DART__WAIT_END_ADD, __ATOMIC_RELAXED);
   if (__builtin_expect(dart__watch_on, 0)) dart__watch_leave();
 }
 

@@ -16,7 +16,16 @@
  *     it accesses that memory itself (dart__progress_poke), so a unit
  *     polling its own flag lets the peer's put complete.
  *  3. A progress thread covers a target that is away from DART: it sleeps
- *     DART_PROGRESS_INTERVAL_US between MPI_Iprobe calls. With
+ *     DART_PROGRESS_INTERVAL_US between MPI_Iprobe calls. It stays out of
+ *     MPI while a thread of its process waits in DART or has done so since
+ *     its last look (such waits drive progress themselves), backing off
+ *     to a few intervals (progress_policy.h): with MPI_THREAD_MULTIPLE,
+ *     its probe and
+ *     the waiting thread's flush contend for the MPI's internal locks, and
+ *     on a node whose cores are all busy the loser sleeps until the next
+ *     scheduler tick (4 ms here: bench/bench_progress, docs/design.md 5.4).
+ *     A wait that stays unchanged for a few looks is driven anyway, so a
+ *     long or forgotten wait cannot starve the peers. With
  *     DART_PROGRESS=auto it starts when the first segment whose memory some
  *     unit reaches through MPI is created (a team spanning nodes, or a
  *     registration on a team of several units, node peers included);
@@ -35,6 +44,7 @@
 #include "dart_team.h"
 #include "onesided/onesided.h"
 #include "onesided/progress.h"
+#include "onesided/progress_policy.h"
 
 typedef enum { PROGRESS_AUTO, PROGRESS_THREAD, PROGRESS_NONE } progress_mode_t;
 
@@ -59,16 +69,27 @@ bool dart__progress_wanted(void)
   return parse_mode(getenv("DART_PROGRESS")) != PROGRESS_NONE;
 }
 
+unsigned long dart__wait_word;
+
+static void sleep_us(long us)
+{
+  struct timespec ts = {.tv_sec = us / 1000000,
+                        .tv_nsec = (us % 1000000) * 1000};
+  nanosleep(&ts, NULL);
+}
+
 static void *progress_main(void *arg)
 {
   (void)arg;
-  long us =
+  long base =
       dart__env.progress_interval_us > 0 ? dart__env.progress_interval_us : 1;
-  struct timespec ts = {.tv_sec = us / 1000000,
-                        .tv_nsec = (us % 1000000) * 1000};
+  dart__progress_policy_t pol;
+  dart__progress_policy_init(
+      &pol, __atomic_load_n(&dart__wait_word, __ATOMIC_RELAXED), base);
   while (!__atomic_load_n(&progress_stop, __ATOMIC_ACQUIRE)) {
-    dart__progress_drive();
-    nanosleep(&ts, NULL);
+    unsigned long now = __atomic_load_n(&dart__wait_word, __ATOMIC_RELAXED);
+    if (dart__progress_policy_step(&pol, now, base)) dart__progress_drive();
+    sleep_us(pol.sleep_us);
   }
   return NULL;
 }
