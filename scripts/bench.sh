@@ -76,7 +76,7 @@ build() {
   if grep -q '^bench_lock:' <<< "$targets"; then
     cmake --build "$dir/dart" --target bench_lock >> "$dir/build.log" 2>&1 || return 1
   fi
-  cmake --build "$dir/dart" --target bench_alloc >> "$dir/build.log" 2>&1 || return 1
+  cmake --build "$dir/dart" --target bench_alloc bench_progress >> "$dir/build.log" 2>&1 || return 1
 }
 
 # run <mpi> <np> <name> <exe> [args]: one benchmark, CSV to $res/<name>.csv.
@@ -149,9 +149,24 @@ run_alloc() {
   done
 }
 
+# Latency while the target computes (bench/bench_progress.c) at 2 and 3
+# units, on one node and with simulated nodes.
+run_progress() {
+  local mpi=$1 dir=$2 np sim
+  for np in 2 3; do
+    for sim in 0 1; do
+      ( [ "$sim" = 1 ] && export DART_SIM_NODE_SIZE=1
+        run "$mpi" "$np" "progress_np${np}_sim${sim}" \
+          "$dir/dart/bench/bench_progress"
+        exit $status ) || status=1
+    done
+  done
+}
+
 run_suite() {
   local mpi=$1 dir=$2 b="$2/paper"
   run_alloc "$mpi" "$dir"
+  run_progress "$mpi" "$dir"
   run "$mpi" 2 rma_shm "$b/paper_rma" --path=shm
   run "$mpi" 2 rma_rma "$b/paper_rma" --path=rma
   for np in 1 2 4; do run "$mpi" "$np" "gups_np$np" "$b/paper_gups"; done

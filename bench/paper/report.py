@@ -452,6 +452,45 @@ def section_alloc(res):
     return "\n".join(out)
 
 
+def section_progress(res):
+    """Latency while the target computes (bench/bench_progress.c): DART and
+    raw MPI, same run, interleaved."""
+    keys = [k for k in sorted(res.data) if k.startswith("progress_np")]
+    out = ["## Latency while the target computes (bench/bench_progress.c)\n"]
+    if not keys:
+        out.append("_not run_\n")
+        return "\n".join(out)
+    out.append("Unit 0 computes outside DART and MPI; the other units time "
+               "single blocking operations on its memory (put, get, "
+               "fetch-and-op, accumulate, each flushed), every DART operation "
+               "paired with the same raw MPI operation on an `MPI_Win_create` "
+               "window (which DART's progress thread serves as well). "
+               "Percentiles over all origins' samples. Target: under 10 ms; "
+               "DART/MPI near 1. On one node, allocated memory is "
+               "load/store (no target involvement). When every core is busy "
+               "(here: 2 cores), the target's progress thread waits for a "
+               "scheduler tick (4 ms) before it can serve a request; the raw "
+               "MPI column shows the same.\n")
+    out += md_header("run", "memory", "op", "samples", "DART p50", "DART p99",
+                     "DART max", "MPI p50", "MPI p99", "MPI max", "p50 ratio",
+                     "p99 ratio")
+    for k in keys:
+        ann = res.ann.get(k, {})
+        run = "%s units%s" % (ann.get("units", "?"),
+                              ", sim1" if ann.get("sim_node_size") == "1" else "")
+        for r in res.data[k]:
+            ratio = [r["dart_%s_us" % p] / r["mpi_%s_us" % p]
+                     if r["mpi_%s_us" % p] else None for p in ("p50", "p99")]
+            out.append("| %s | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | "
+                       "%s |" % (run, r["memory"], r["op"], r["samples"],
+                                 fmt_t(r["dart_p50_us"]), fmt_t(r["dart_p99_us"]),
+                                 fmt_t(r["dart_max_us"]), fmt_t(r["mpi_p50_us"]),
+                                 fmt_t(r["mpi_p99_us"]), fmt_t(r["mpi_max_us"]),
+                                 fmt_ratio(ratio[0]), fmt_ratio(ratio[1])))
+    out.append("")
+    return "\n".join(out)
+
+
 def section_lock(res):
     path = os.path.join(res.dir, "lock.log")
     out = ["## Lock contention (bench/bench_lock.c)\n"]
@@ -708,7 +747,7 @@ def main():
         parts.append("# Results with %s\n" % r.mpi)
         parts += [section_rma(r, a.docs), section_gups(r, a.docs),
                   section_stencil(r, a.docs), section_halo(r, a.docs),
-                  section_alloc(r), section_lock(r),
+                  section_alloc(r), section_progress(r), section_lock(r),
                   section_multihost(r, a.docs)]
         for key in r.data:
             shutil.copy(os.path.join(r.dir, key + ".csv"),
