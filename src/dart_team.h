@@ -73,7 +73,8 @@ DART__HIDDEN dart_ret_t dart__teams_fini(void);
  * Implemented by the global-memory, lock and locality modules.
  */
 DART__HIDDEN dart_ret_t dart__globmem_team_init(dart__team_t *team);
-DART__HIDDEN dart_ret_t dart__globmem_team_fini(dart__team_t *team);
+DART__HIDDEN dart_ret_t dart__globmem_team_fini(const char *func,
+                                                dart__team_t *team);
 DART__HIDDEN void dart__locks_team_fini(dart__team_t *team);
 DART__HIDDEN void dart__locality_team_fini(dart__team_t *team);
 

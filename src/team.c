@@ -146,7 +146,7 @@ static dart_ret_t dart__team_release(const char *func, dart__team_t *t)
 {
   dart__locks_team_fini(t);
   dart__locality_team_fini(t);
-  dart_ret_t ret = dart__globmem_team_fini(t);
+  dart_ret_t ret = dart__globmem_team_fini(func, t);
   dart__team_table[t->id] = NULL;
   dart__team_free(func, t);
   return ret;

@@ -252,7 +252,7 @@ dart_ret_t dart__segment_agree(const char *func, dart__segment_t *seg,
 }
 
 /* Frees the n (sorted) retired registrations of team. */
-static dart_ret_t free_retired(dart__team_t *team, int32_t n)
+static dart_ret_t free_retired(const char *func, dart__team_t *team, int32_t n)
 {
   dart__segtable_t *tab = team->segs;
   dart_ret_t ret = DART_OK;
@@ -261,7 +261,7 @@ static dart_ret_t free_retired(dart__team_t *team, int32_t n)
     DART_LOG_DEBUG("team %d: freeing deregistered segment %d", team->id,
                    seg->segid);
     dart__segtable_release(tab, seg->segid);
-    dart_ret_t r = dart__segment_dispose(seg);
+    dart_ret_t r = dart__segment_dispose(func, seg);
     if (r != DART_OK) ret = r;
   }
   /* Retired after the agreement (other threads): keep those. */
@@ -282,7 +282,7 @@ static dart_ret_t free_retired(dart__team_t *team, int32_t n)
 dart_ret_t dart__segment_collect(const char *func, dart__team_t *team,
                                  int32_t collect)
 {
-  if (collect < 0) return free_retired(team, -collect);
+  if (collect < 0) return free_retired(func, team, -collect);
   if (collect == 0) return DART_OK;
   int32_t n = collect;
   dart__segtable_t *tab = team->segs;
@@ -308,5 +308,5 @@ dart_ret_t dart__segment_collect(const char *func, dart__team_t *team,
   bool same = all_ok;
   for (int32_t i = 0; same && i < n; i++) same = k[i] == -k[n + i];
   free(k);
-  return same ? free_retired(team, n) : DART_OK;
+  return same ? free_retired(func, team, n) : DART_OK;
 }

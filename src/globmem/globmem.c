@@ -23,25 +23,31 @@ dart_ret_t dart__globmem_team_init(dart__team_t *team)
   return DART_OK;
 }
 
+/* State of a team's teardown: the public call and the first failure. */
+typedef struct {
+  const char *func;
+  dart_ret_t ret;
+} teardown_t;
+
 static void destroy_cb(struct dart__segment *seg, int16_t id, void *arg)
 {
-  dart_ret_t *ret = arg;
+  teardown_t *td = arg;
   DART_LOG_DEBUG("team %d: freeing segment %d at team destruction",
                  seg->team->id, id);
-  dart_ret_t r = dart__segment_destroy(seg);
-  if (r != DART_OK) *ret = r;
+  dart_ret_t r = dart__segment_destroy(td->func, seg);
+  if (r != DART_OK) td->ret = r;
 }
 
-dart_ret_t dart__globmem_team_fini(dart__team_t *team)
+dart_ret_t dart__globmem_team_fini(const char *func, dart__team_t *team)
 {
   if (team->segs == NULL) return DART_OK;
-  dart_ret_t ret = DART_OK;
+  teardown_t td = {func, DART_OK};
   /* Same ids on every member, visited in the same order: the collective
    * window frees match up. Registrations deregistered on some members but
    * not yet freed are freed in their place in that order. */
   dart__segtable_revive_retired(team->segs, dart__segment_id);
-  dart__segtable_foreach(team->segs, destroy_cb, &ret);
-  dart_ret_t r = dart__heap_fini(team);
+  dart__segtable_foreach(team->segs, destroy_cb, &td);
+  dart_ret_t ret = td.ret, r = dart__heap_fini(func, team);
   if (r != DART_OK) ret = r;
   __atomic_store_n(&dart__segtables[team->id], NULL, __ATOMIC_RELEASE);
   dart__segment_spare_free(team->segs);
@@ -174,7 +180,8 @@ static dart_ret_t free_collective(const char *func, dart_gptr_t gptr,
               gptr.teamid, owner[seg->kind]);
     return DART_ERR_INVAL;
   }
-  return registration ? dart__segment_retire(seg) : dart__segment_destroy(seg);
+  return registration ? dart__segment_retire(func, seg)
+                      : dart__segment_destroy(func, seg);
 }
 
 dart_ret_t dart_team_memfree(dart_gptr_t gptr)

@@ -24,8 +24,10 @@ DART__HIDDEN dart_ret_t dart__segment_create(const char *func,
                                              dart__segment_t **out);
 
 /* Collectively frees a segment: unpublishes it, releases its id and its
- * windows. */
-DART__HIDDEN dart_ret_t dart__segment_destroy(dart__segment_t *seg);
+ * windows. func: the public call, for the watchdog and the log (as in
+ * every internal function below that takes one). */
+DART__HIDDEN dart_ret_t dart__segment_destroy(const char *func,
+                                              dart__segment_t *seg);
 
 /*
  * Deregistration, a local operation: unpublishes seg at once; its window is
@@ -33,7 +35,8 @@ DART__HIDDEN dart_ret_t dart__segment_destroy(dart__segment_t *seg);
  * which every member has retired the same registrations (any per-unit
  * order of deregistration works), or when the team is destroyed.
  */
-DART__HIDDEN dart_ret_t dart__segment_retire(dart__segment_t *seg);
+DART__HIDDEN dart_ret_t dart__segment_retire(const char *func,
+                                             dart__segment_t *seg);
 
 /* A bare segment record of team (no memory, no windows, not published);
  * NULL if out of memory. */
@@ -47,13 +50,15 @@ DART__HIDDEN void dart__segment_spare_free(dart__segtable_t *tab);
 DART__HIDDEN dart_ret_t dart__window_alloc(const char *func,
                                            dart__segment_t *seg, size_t size);
 /* Creates a dynamic window on seg's team in its lock_all epoch. */
-DART__HIDDEN dart_ret_t dart__window_dynamic(dart__segment_t *seg);
+DART__HIDDEN dart_ret_t dart__window_dynamic(const char *func,
+                                             dart__segment_t *seg);
 /* Windows the window scheme creates per allocation on team (1 or 2). */
 DART__HIDDEN int dart__window_count(const dart__team_t *team);
 /* Sets seg->cpu_atomics from its kind and team. */
 DART__HIDDEN void dart__segment_set_atomics(dart__segment_t *seg);
 /* Frees seg's windows (collective if it has any) and its record. */
-DART__HIDDEN dart_ret_t dart__segment_dispose(dart__segment_t *seg);
+DART__HIDDEN dart_ret_t dart__segment_dispose(const char *func,
+                                              dart__segment_t *seg);
 
 /*
  * Team heap (heap.c). Allocations with a largest per-unit size of at most
@@ -72,7 +77,7 @@ DART__HIDDEN bool dart__heap_takes(size_t max_size);
 DART__HIDDEN dart_ret_t dart__heap_alloc(const char *func, dart__segment_t *seg,
                                          size_t max_size);
 /* Returns seg's block to the heap (local). */
-DART__HIDDEN dart_ret_t dart__heap_free(dart__segment_t *seg);
+DART__HIDDEN dart_ret_t dart__heap_free(const char *func, dart__segment_t *seg);
 /* The team's dynamic window (created collectively at the first call, in
  * its lock_all epoch, if mpi_left, the team's minimum of MPI objects
  * left, allows) and its one-sided component. */
@@ -80,7 +85,7 @@ DART__HIDDEN dart_ret_t dart__heap_dynamic(const char *func, dart__team_t *team,
                                            int mpi_left, MPI_Win *win,
                                            dart__osc_t *osc);
 /* Frees every chunk of team's heap (collective; segments freed before). */
-DART__HIDDEN dart_ret_t dart__heap_fini(dart__team_t *team);
+DART__HIDDEN dart_ret_t dart__heap_fini(const char *func, dart__team_t *team);
 
 /*
  * Agreement step of a creation (agree.c): combines sizes, ids, local

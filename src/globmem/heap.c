@@ -98,7 +98,7 @@ static dart_ret_t add_chunk(const char *func, dart__team_t *team,
     dart__log(DART__LOG_ERROR, func,
               "cannot add a %zu-byte chunk to the heap of team %d", size,
               team->id);
-    if (c->seg != NULL) dart__segment_dispose(c->seg);
+    if (c->seg != NULL) dart__segment_dispose(func, c->seg);
     dart__buddy_destroy(c->buddy);
     return ret;
   }
@@ -145,11 +145,11 @@ dart_ret_t dart__heap_dynamic(const char *func, dart__team_t *team,
     if (mpi_left < 1) return dart__mpi_objects_refuse(func, 1);
     dart__segment_t *d = dart__segment_record(team, DART__SEG_REGISTER, 0);
     if (d == NULL) return DART_ERR_NOMEM;
-    dart_ret_t ret = dart__window_dynamic(d);
+    dart_ret_t ret = dart__window_dynamic(func, d);
     if (ret != DART_OK) {
       dart__log(DART__LOG_ERROR, func,
                 "cannot create the dynamic window of team %d", team->id);
-      dart__segment_dispose(d);
+      dart__segment_dispose(func, d);
       return ret;
     }
     __atomic_add_fetch(&heap_windows, 1, __ATOMIC_RELAXED);
@@ -190,7 +190,7 @@ dart_ret_t dart__heap_alloc(const char *func, dart__segment_t *seg,
   return ret;
 }
 
-dart_ret_t dart__heap_free(dart__segment_t *seg)
+dart_ret_t dart__heap_free(const char *func, dart__segment_t *seg)
 {
   struct dart__heap *h = seg->team->segs->heap;
   chunk_t *c = &h->chunks[seg->chunk - 1];
@@ -198,15 +198,14 @@ dart_ret_t dart__heap_free(dart__segment_t *seg)
   /* The block may be handed out again by the next allocation: this
    * unit's RMA on it must be complete (a window free used to do that). */
   if (__atomic_load_n(&seg->mpi_used, __ATOMIC_RELAXED))
-    ret = dart__rma_complete("dart_team_memfree", seg, DART__WATCH_NONE,
-                             DART__RMA_FLUSH_ALL);
+    ret = dart__rma_complete(func, seg, DART__WATCH_NONE, DART__RMA_FLUSH_ALL);
   dart__buddy_free(c->buddy, seg->heap_off);
   seg->win = MPI_WIN_NULL; /* the chunk's: not freed with seg */
   seg->chunk = 0;
   return ret;
 }
 
-dart_ret_t dart__heap_fini(dart__team_t *team)
+dart_ret_t dart__heap_fini(const char *func, dart__team_t *team)
 {
   struct dart__heap *h = team->segs->heap;
   if (h == NULL) return DART_OK;
@@ -215,13 +214,13 @@ dart_ret_t dart__heap_fini(dart__team_t *team)
   for (int i = 0; i < h->nchunks; i++) {
     __atomic_sub_fetch(&heap_windows, windows_of(h->chunks[i].seg),
                        __ATOMIC_RELAXED);
-    dart_ret_t r = dart__segment_dispose(h->chunks[i].seg);
+    dart_ret_t r = dart__segment_dispose(func, h->chunks[i].seg);
     if (r != DART_OK) ret = r;
     dart__buddy_destroy(h->chunks[i].buddy);
   }
   if (h->dyn != NULL) {
     __atomic_sub_fetch(&heap_windows, 1, __ATOMIC_RELAXED);
-    dart_ret_t r = dart__segment_dispose(h->dyn);
+    dart_ret_t r = dart__segment_dispose(func, h->dyn);
     if (r != DART_OK) ret = r;
   }
   free(h->chunks);

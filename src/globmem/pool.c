@@ -129,8 +129,8 @@ static dart_ret_t grow_segment(dart__team_t *all, char *base, size_t size)
     dart__segment_set_atomics(g);
   } else {
     /* Agreed: every unit has the same budget this early. */
-    dart_ret_t ret = dart__heap_dynamic(__func__, all, dart__mpi_objects_left(),
-                                        &g->win, &g->osc);
+    dart_ret_t ret = dart__heap_dynamic(
+        "dart_init", all, dart__mpi_objects_left(), &g->win, &g->osc);
     if (ret != DART_OK) return ret;
     g->own_base = base;
     MPI_Aint mine;
@@ -213,7 +213,7 @@ static void grow_fini(void)
     dart__segtable_release(grow_seg->team->segs, grow_seg->segid);
     munmap(grow_seg->base, grow_seg->sym_size);
     grow_seg->win = MPI_WIN_NULL; /* the team's dynamic window */
-    dart__segment_dispose(grow_seg);
+    dart__segment_dispose("dart_exit", grow_seg);
   }
   grow_seg = NULL;
   grow_npieces = 0;
@@ -238,7 +238,7 @@ dart_ret_t dart__globmem_init(void)
     status = DART_ERR_NOMEM;
   }
   pthread_mutex_init(&pool.mutex, NULL);
-  ret = dart__segment_create(__func__, all, DART__SEG_POOL,
+  ret = dart__segment_create("dart_init", all, DART__SEG_POOL,
                              bytes + POOL_RESERVED, NULL, status, &pool_seg);
   if (ret != DART_OK) {
     dart__buddy_destroy(pool.buddy);
@@ -259,7 +259,7 @@ dart_ret_t dart__globmem_init(void)
 void dart__globmem_fini(void)
 {
   grow_fini();
-  if (pool_seg != NULL) dart__segment_destroy(pool_seg);
+  if (pool_seg != NULL) dart__segment_destroy("dart_exit", pool_seg);
   pool_seg = NULL;
   dart__buddy_destroy(pool.buddy);
   pool.buddy = NULL;
@@ -429,7 +429,8 @@ dart_ret_t dart_allocator_destroy(dart_allocator_t *allocator)
   DART__CHECK_NOTNULL(*allocator);
   struct dart_allocator_struct *a = *allocator;
   dart__segment_t *seg = allocator_segment(__func__, a);
-  dart_ret_t ret = (seg != NULL) ? dart__segment_destroy(seg) : DART_ERR_INVAL;
+  dart_ret_t ret =
+      (seg != NULL) ? dart__segment_destroy(__func__, seg) : DART_ERR_INVAL;
   dart__buddy_destroy(a->lb.buddy);
   pthread_mutex_destroy(&a->lb.mutex);
   free(a);

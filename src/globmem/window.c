@@ -203,10 +203,10 @@ static void watch_window(const char *func, const char *what,
   (watch_window((func), #call, (seg)),                                         \
    dart__watch_end_mpi((func), #call, (call)))
 
-dart_ret_t dart__window_dynamic(dart__segment_t *seg)
+dart_ret_t dart__window_dynamic(const char *func, dart__segment_t *seg)
 {
   dart_ret_t ret = WINDOW_CALL(
-      __func__, seg, MPI_Win_create_dynamic(hints, seg->team->comm, &seg->win));
+      func, seg, MPI_Win_create_dynamic(hints, seg->team->comm, &seg->win));
   if (ret != DART_OK) return ret;
   count_window(1);
   return open_epoch(seg);
@@ -496,9 +496,9 @@ void dart__segment_spare_free(dart__segtable_t *tab)
   free(__atomic_exchange_n(&tab->spare, NULL, __ATOMIC_ACQ_REL));
 }
 
-dart_ret_t dart__segment_dispose(dart__segment_t *seg)
+dart_ret_t dart__segment_dispose(const char *func, dart__segment_t *seg)
 {
-  dart_ret_t ret = free_windows(__func__, seg);
+  dart_ret_t ret = free_windows(func, seg);
   segment_free_memory(seg);
   return ret;
 }
@@ -633,27 +633,27 @@ dart_ret_t dart__segment_create(const char *func, dart__team_t *team,
   return DART_OK;
 }
 
-dart_ret_t dart__segment_destroy(dart__segment_t *seg)
+dart_ret_t dart__segment_destroy(const char *func, dart__segment_t *seg)
 {
   dart__team_t *team = seg->team;
-  dart__handles_segment_freed(seg);
+  dart__handles_segment_freed(func, seg);
   /* Unpublish first: concurrent resolvers stop finding it. */
   dart__segtable_release(team->segs, seg->segid);
   dart_ret_t ret = DART_OK;
-  if (seg->chunk != 0) ret = dart__heap_free(seg);
-  if (seg->borrowed) ret = register_detach(__func__, seg);
-  dart_ret_t r = dart__segment_dispose(seg);
+  if (seg->chunk != 0) ret = dart__heap_free(func, seg);
+  if (seg->borrowed) ret = register_detach(func, seg);
+  dart_ret_t r = dart__segment_dispose(func, seg);
   return ret != DART_OK ? ret : r;
 }
 
-dart_ret_t dart__segment_retire(dart__segment_t *seg)
+dart_ret_t dart__segment_retire(const char *func, dart__segment_t *seg)
 {
   /* A one-unit team has no window and nobody to agree with: free now. */
-  if (seg->nunits == 1) return dart__segment_destroy(seg);
-  dart__handles_segment_freed(seg);
+  if (seg->nunits == 1) return dart__segment_destroy(func, seg);
+  dart__handles_segment_freed(func, seg);
   dart_ret_t ret = DART_OK;
   /* the team's dynamic window; only dart_team_memderegister retires */
-  if (seg->borrowed) ret = register_detach("dart_team_memderegister", seg);
+  if (seg->borrowed) ret = register_detach(func, seg);
   if (dart__segtable_retire(seg->team->segs, seg->segid, seg) != 0) {
     DART_LOG_ERROR("out of memory retiring segment %d of team %d", seg->segid,
                    seg->team->id);

@@ -295,17 +295,17 @@ static bool any_handle(dart_handle_t h, const void *arg)
   return true;
 }
 
-void dart__handles_segment_freed(const void *seg)
+void dart__handles_segment_freed(const char *func, const void *seg)
 {
   list_lock();
-  if (pending != NULL) complete_matching(__func__, on_segment, seg);
+  if (pending != NULL) complete_matching(func, on_segment, seg);
   list_unlock();
 }
 
 void dart__handles_fini(void)
 {
   list_lock();
-  complete_matching(__func__, any_handle, NULL);
+  complete_matching("dart_exit", any_handle, NULL);
   norphans = 0;
   list_unlock();
 }

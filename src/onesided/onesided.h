@@ -257,7 +257,8 @@ DART__HIDDEN void dart__handles_track(dart_handle_t h);
 
 /* Completes every handle on seg (its memory is about to be freed);
  * released ones are freed, the user's are marked complete. */
-DART__HIDDEN void dart__handles_segment_freed(const void *seg);
+DART__HIDDEN void dart__handles_segment_freed(const char *func,
+                                              const void *seg);
 
 /* The MPI completion calls on a segment's window (dart__rma_complete). */
 typedef enum {

@@ -111,14 +111,14 @@ static dart_ret_t minmax_init(void)
     int rc = MPI_Type_contiguous(2, d->mpi_elem, &minmax_pair[t]);
     if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&minmax_pair[t]);
     if (rc != MPI_SUCCESS) {
-      dart__mpi_log_error(__func__, "MPI_Type_contiguous/commit", rc);
+      dart__mpi_log_error("dart_init", "MPI_Type_contiguous/commit", rc);
       minmax_fini();
       return DART_ERR_OTHER;
     }
   }
   int rc = MPI_Op_create(minmax_fn, 1, &minmax_op);
   if (rc != MPI_SUCCESS) {
-    dart__mpi_log_error(__func__, "MPI_Op_create", rc);
+    dart__mpi_log_error("dart_init", "MPI_Op_create", rc);
     minmax_op = MPI_OP_NULL;
     minmax_fini();
     return DART_ERR_OTHER;
