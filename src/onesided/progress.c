@@ -10,8 +10,9 @@
  *
  * The rule (docs/design.md 5.4):
  *  1. Every DART loop that waits for another unit drives the MPI progress
- *     engine (MPI_Test on its request, or dart__wait_poll in src/wait.c), so
- * two units waiting on each other inside DART always progress each other.
+ *     engine (MPI_Test on its request, or dart__wait_poll in src/wait.c),
+ *     so two units waiting on each other inside DART always progress each
+ *     other.
  *  2. The owner of memory that peers reach through MPI drives progress when
  *     it accesses that memory itself (dart__progress_poke), so a unit
  *     polling its own flag lets the peer's put complete.
@@ -20,8 +21,8 @@
  *     MPI while a thread of its process waits in DART or has done so since
  *     its last look (such waits drive progress themselves), backing off
  *     to a few intervals (progress_policy.h): with MPI_THREAD_MULTIPLE,
- *     its probe and
- *     the waiting thread's flush contend for the MPI's internal locks, and
+ *     its probe and the waiting thread's flush contend for the MPI's
+ *     internal locks, and
  *     on a node whose cores are all busy the loser sleeps until the next
  *     scheduler tick (4 ms here: bench/bench_progress, docs/design.md 5.4).
  *     A wait that stays unchanged for a few looks is driven anyway, so a
