@@ -31,14 +31,6 @@
 static int me, nunits;
 static MPI_Comm comm; /* DART_TEAM_ALL's communicator */
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    if ((call) != 0) {                                                         \
-      fprintf(stderr, "bench_alloc: %s failed\n", #call);                      \
-      MPI_Abort(MPI_COMM_WORLD, 1);                                            \
-    }                                                                          \
-  } while (0)
-
 /* Slowest unit's mean time per iteration in microseconds. */
 static double finish(double t0, int iters)
 {
@@ -60,22 +52,22 @@ static double run(int v, size_t bytes, char *buf, int iters)
   for (int i = 0; i < iters; i++) {
     switch (v) {
     case V_DART:
-      CHECK(
+      BENCH_CHECK(
           dart_team_memalloc_aligned(DART_TEAM_ALL, bytes, DART_TYPE_BYTE, &g));
-      CHECK(dart_team_memfree(g));
+      BENCH_CHECK(dart_team_memfree(g));
       break;
     case V_ALLREDUCE:
-      CHECK(MPI_Allreduce(&x, &y, 1, MPI_LONG_LONG, MPI_SUM, comm));
+      BENCH_CHECK(MPI_Allreduce(&x, &y, 1, MPI_LONG_LONG, MPI_SUM, comm));
       break;
     case V_WIN:
-      CHECK(MPI_Win_allocate((MPI_Aint)bytes, 1, MPI_INFO_NULL, comm, &base,
-                             &win));
-      CHECK(MPI_Win_free(&win));
+      BENCH_CHECK(MPI_Win_allocate((MPI_Aint)bytes, 1, MPI_INFO_NULL, comm,
+                                   &base, &win));
+      BENCH_CHECK(MPI_Win_free(&win));
       break;
     default:
-      CHECK(
+      BENCH_CHECK(
           dart_team_memregister(DART_TEAM_ALL, bytes, DART_TYPE_BYTE, buf, &g));
-      CHECK(dart_team_memderegister(g));
+      BENCH_CHECK(dart_team_memderegister(g));
     }
   }
   return finish(t0, iters);
@@ -86,11 +78,12 @@ static double run(int v, size_t bytes, char *buf, int iters)
 static void live(FILE *out, int n, int iters)
 {
   dart_gptr_t *g = malloc((size_t)n * sizeof *g);
-  CHECK(g == NULL);
+  BENCH_CHECK(g == NULL);
   MPI_Barrier(comm);
   double t0 = MPI_Wtime();
   for (int i = 0; i < n; i++)
-    CHECK(dart_team_memalloc_aligned(DART_TEAM_ALL, 64, DART_TYPE_BYTE, &g[i]));
+    BENCH_CHECK(
+        dart_team_memalloc_aligned(DART_TEAM_ALL, 64, DART_TYPE_BYTE, &g[i]));
   double per = finish(t0, n);
   double cyc = 1e30, ar = 1e30;
   for (int t = 0; t < 5; t++) {
@@ -99,7 +92,7 @@ static void live(FILE *out, int n, int iters)
     if (c < cyc) cyc = c;
     if (a < ar) ar = a;
   }
-  for (int i = 0; i < n; i++) CHECK(dart_team_memfree(g[i]));
+  for (int i = 0; i < n; i++) BENCH_CHECK(dart_team_memfree(g[i]));
   free(g);
   if (me == 0) {
     printf("  %d live allocations: %.1f us each; 1 KiB alloc+free with them "
@@ -139,7 +132,7 @@ int main(int argc, char **argv)
   FILE *out = NULL;
   if (me == 0 && outname != NULL) {
     out = fopen(outname, "w");
-    CHECK(out == NULL);
+    BENCH_CHECK(out == NULL);
     fprintf(out, "#units=%d\n#init=%s\n#sim_node_size=%s\n#iterations=%d\n",
             nunits, appinit ? "application" : "dart", sim ? sim : "0", iters);
     fprintf(out, "op,bytes,dart_us,allreduce_us,win_allocate_us,"
@@ -155,7 +148,7 @@ int main(int argc, char **argv)
   size_t sizes[] = {64, 1024, 64 << 10, 1 << 20};
   for (int s = 0; s < 4; s++) {
     char *buf = calloc(1, sizes[s]);
-    CHECK(buf == NULL);
+    BENCH_CHECK(buf == NULL);
     double best[NV];
     for (int v = 0; v < NV; v++) best[v] = 1e30;
     for (int v = 0; v < NV; v++) run(v, sizes[s], buf, 2); /* warm-up */
@@ -182,6 +175,6 @@ int main(int argc, char **argv)
   }
   live(out, quick && nlive > 2000 ? 2000 : nlive, iters);
   if (out) fclose(out);
-  CHECK(dart_exit());
+  BENCH_CHECK(dart_exit());
   return 0;
 }

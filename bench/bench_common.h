@@ -17,6 +17,16 @@
 #define BENCH_FENCE() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #endif
 
+/* Aborts the job, naming the source line and the call, unless call
+ * returns 0 (DART_OK / MPI_SUCCESS). */
+#define BENCH_CHECK(call)                                                      \
+  do {                                                                         \
+    if ((call) != 0) {                                                         \
+      fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, #call);        \
+      MPI_Abort(MPI_COMM_WORLD, 1);                                            \
+    }                                                                          \
+  } while (0)
+
 /*
  * dart_init, then a private duplicate of MPI_COMM_WORLD with the caller's
  * rank and size. Returns 1 if all processes share one node (shared

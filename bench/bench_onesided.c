@@ -32,14 +32,6 @@ static int me;
 static int iters;
 static size_t volatile rt_size = 8; /* runtime size: no inlined copies */
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    if ((call) != 0) {                                                         \
-      fprintf(stderr, "bench_onesided: %s failed\n", #call);                   \
-      MPI_Abort(MPI_COMM_WORLD, 1);                                            \
-    }                                                                          \
-  } while (0)
-
 /* Runs body iters times on unit 0 in 7 batches; best time per op (ns).
  * Unit 1 waits in the barriers. */
 #define TIME_NS(result, per_batch, body)                                       \
@@ -83,9 +75,9 @@ static void bench_shared(dart_gptr_t g, size_t bytes)
   char *mine, *peer;
   MPI_Aint sz;
   int du;
-  CHECK(MPI_Win_allocate_shared((MPI_Aint)bytes, 1, MPI_INFO_NULL,
-                                MPI_COMM_WORLD, &mine, &win));
-  CHECK(MPI_Win_shared_query(win, 1, &sz, &du, &peer));
+  BENCH_CHECK(MPI_Win_allocate_shared((MPI_Aint)bytes, 1, MPI_INFO_NULL,
+                                      MPI_COMM_WORLD, &mine, &win));
+  BENCH_CHECK(MPI_Win_shared_query(win, 1, &sz, &du, &peer));
   dart_gptr_t t = g;
   t.unitid = 1;
   long v = 42, r = 0;
@@ -220,7 +212,7 @@ static void bench_rma(dart_gptr_t g)
    * MPI_Win_create over the team): two windows of the same kind differ by
    * more than DART's overhead from run to run. */
   dart__target_t tgt = {0};
-  CHECK(dart__segment_resolve("bench_onesided", c.t, 8, &tgt));
+  BENCH_CHECK(dart__segment_resolve("bench_onesided", c.t, 8, &tgt));
   c.win = tgt.seg->win;
   static const char *names[] = {"blocking put 8 B", "blocking get 8 B",
                                 "put 8 B initiation",
@@ -263,11 +255,12 @@ int main(int argc, char **argv)
   }
   size_t bytes = 16 << 20;
   dart_gptr_t g;
-  CHECK(dart_team_memalloc_aligned(DART_TEAM_ALL, bytes, DART_TYPE_BYTE, &g));
+  BENCH_CHECK(
+      dart_team_memalloc_aligned(DART_TEAM_ALL, bytes, DART_TYPE_BYTE, &g));
   char *own;
   dart_gptr_t mine = g;
   mine.unitid = me;
-  CHECK(dart_gptr_getaddr(mine, (void **)&own));
+  BENCH_CHECK(dart_gptr_getaddr(mine, (void **)&own));
   memset(own, 0, bytes); /* touch the pages before timing */
   const char *sim = getenv("DART_SIM_NODE_SIZE");
   if (sim != NULL && atoi(sim) == 1)
@@ -277,7 +270,7 @@ int main(int argc, char **argv)
   else if (me == 0)
     printf("bench_onesided: units are on different nodes\n");
   MPI_Comm_free(&world);
-  CHECK(dart_team_memfree(g));
-  CHECK(dart_exit());
+  BENCH_CHECK(dart_team_memfree(g));
+  BENCH_CHECK(dart_exit());
   return 0;
 }

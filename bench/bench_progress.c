@@ -43,14 +43,6 @@ static int me, nunits;
 static MPI_Comm comm;
 static int only; /* 0: both, 1: DART only, 2: raw MPI only (--only=) */
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    if ((call) != 0) {                                                         \
-      fprintf(stderr, "bench_progress: %s failed\n", #call);                   \
-      MPI_Abort(MPI_COMM_WORLD, 1);                                            \
-    }                                                                          \
-  } while (0)
-
 static double now(void)
 {
   struct timespec ts;
@@ -82,17 +74,19 @@ static double dart_op(dart_gptr_t g, int op, long v)
   double t0 = now();
   switch (op) {
   case OP_PUT:
-    CHECK(dart_put_blocking(slot, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+    BENCH_CHECK(dart_put_blocking(slot, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG));
     break;
   case OP_GET:
-    CHECK(dart_get_blocking(&got, slot, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+    BENCH_CHECK(
+        dart_get_blocking(&got, slot, 1, DART_TYPE_LONG, DART_TYPE_LONG));
     break;
   case OP_FOP:
-    CHECK(dart_fetch_and_op(ctr, &one, &old, DART_TYPE_LONG, DART_OP_SUM));
+    BENCH_CHECK(
+        dart_fetch_and_op(ctr, &one, &old, DART_TYPE_LONG, DART_OP_SUM));
     break;
   default:
-    CHECK(dart_accumulate(ctr, &one, 1, DART_TYPE_LONG, DART_OP_SUM));
-    CHECK(dart_flush(ctr));
+    BENCH_CHECK(dart_accumulate(ctr, &one, 1, DART_TYPE_LONG, DART_OP_SUM));
+    BENCH_CHECK(dart_flush(ctr));
   }
   double t = now() - t0;
   if (op == OP_GET && got != v) { /* the value this round's put wrote */
@@ -112,18 +106,19 @@ static double mpi_op(MPI_Win win, int op, long v)
   double t0 = now();
   switch (op) {
   case OP_PUT:
-    CHECK(MPI_Put(&v, 1, MPI_LONG, 0, slot, 1, MPI_LONG, win));
+    BENCH_CHECK(MPI_Put(&v, 1, MPI_LONG, 0, slot, 1, MPI_LONG, win));
     break;
   case OP_GET:
-    CHECK(MPI_Get(&got, 1, MPI_LONG, 0, slot, 1, MPI_LONG, win));
+    BENCH_CHECK(MPI_Get(&got, 1, MPI_LONG, 0, slot, 1, MPI_LONG, win));
     break;
   case OP_FOP:
-    CHECK(MPI_Fetch_and_op(&one, &old, MPI_LONG, 0, ctr, MPI_SUM, win));
+    BENCH_CHECK(MPI_Fetch_and_op(&one, &old, MPI_LONG, 0, ctr, MPI_SUM, win));
     break;
   default:
-    CHECK(MPI_Accumulate(&one, 1, MPI_LONG, 0, ctr, 1, MPI_LONG, MPI_SUM, win));
+    BENCH_CHECK(
+        MPI_Accumulate(&one, 1, MPI_LONG, 0, ctr, 1, MPI_LONG, MPI_SUM, win));
   }
-  CHECK(MPI_Win_flush(0, win));
+  BENCH_CHECK(MPI_Win_flush(0, win));
   double t = now() - t0;
   if (op == OP_GET && got != v) {
     fprintf(stderr, "bench_progress: unit %d read %ld (MPI), expected %ld\n",
@@ -178,16 +173,16 @@ static int gather(const samples_t *s, double *all)
   int n = (me == 0) ? 0 : s->n;
   int *counts = malloc(sizeof(int) * (size_t)nunits);
   int *displs = malloc(sizeof(int) * (size_t)nunits);
-  CHECK(counts == NULL || displs == NULL);
-  CHECK(MPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, comm));
+  BENCH_CHECK(counts == NULL || displs == NULL);
+  BENCH_CHECK(MPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, comm));
   int total = 0;
   if (me == 0)
     for (int u = 0; u < nunits; u++) {
       displs[u] = total;
       total += counts[u];
     }
-  CHECK(MPI_Gatherv(s->v, n, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0,
-                    comm));
+  BENCH_CHECK(MPI_Gatherv(s->v, n, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE,
+                          0, comm));
   free(counts);
   free(displs);
   if (me == 0) qsort(all, (size_t)total, sizeof(double), cmp_double);
@@ -206,7 +201,7 @@ static void report(const char *kind, FILE *out)
 {
   double *a = malloc(sizeof(double) * (size_t)MAXS * (size_t)nunits);
   double *b = malloc(sizeof(double) * (size_t)MAXS * (size_t)nunits);
-  CHECK(a == NULL || b == NULL);
+  BENCH_CHECK(a == NULL || b == NULL);
   for (int op = 0; op < NOPS; op++) {
     int na = gather(&dart_s[op], a), nb = gather(&mpi_s[op], b);
     if (me != 0) continue;
@@ -238,12 +233,12 @@ static void check_counters(dart_gptr_t g, const long *raw)
   long mine[2] = {dart_s[OP_FOP].n + dart_s[OP_ACC].n,
                   mpi_s[OP_FOP].n + mpi_s[OP_ACC].n};
   long all[2] = {0, 0}, ctr = -1;
-  CHECK(MPI_Reduce(mine, all, 2, MPI_LONG, MPI_SUM, 0, comm));
+  BENCH_CHECK(MPI_Reduce(mine, all, 2, MPI_LONG, MPI_SUM, 0, comm));
   raw_expected += all[1];
   if (me != 0) return;
   g.unitid = 0;
   g.addr_or_offs.offset += SLOTS * sizeof(long);
-  CHECK(dart_get_blocking(&ctr, g, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+  BENCH_CHECK(dart_get_blocking(&ctr, g, 1, DART_TYPE_LONG, DART_TYPE_LONG));
   if (ctr != all[0] || raw[SLOTS] != raw_expected) {
     fprintf(stderr,
             "bench_progress: counters %ld (DART) and %ld (MPI), expected %ld "
@@ -259,13 +254,13 @@ static void measure(const char *kind, dart_gptr_t g, MPI_Win win,
 {
   memset(dart_s, 0, sizeof dart_s);
   memset(mpi_s, 0, sizeof mpi_s);
-  CHECK(dart_barrier(DART_TEAM_ALL));
+  BENCH_CHECK(dart_barrier(DART_TEAM_ALL));
   if (me == 0)
     compute(seconds);
   else
     origin_loop(g, win, 0.8 * seconds); /* done before unit 0 is back */
-  CHECK(dart_barrier(DART_TEAM_ALL));
-  CHECK(MPI_Win_sync(win)); /* unit 0 reads its raw window's memory */
+  BENCH_CHECK(dart_barrier(DART_TEAM_ALL));
+  BENCH_CHECK(MPI_Win_sync(win)); /* unit 0 reads its raw window's memory */
   check_counters(g, raw);
   report(kind, out);
 }
@@ -296,7 +291,7 @@ int main(int argc, char **argv)
   FILE *out = NULL;
   if (me == 0 && outname) {
     out = fopen(outname, "w");
-    CHECK(out == NULL);
+    BENCH_CHECK(out == NULL);
     const char *sim = getenv("DART_SIM_NODE_SIZE");
     fprintf(out, "#units=%d\n#sim_node_size=%s\n#seconds=%.2f\n", nunits,
             sim ? sim : "0", seconds);
@@ -311,24 +306,26 @@ int main(int argc, char **argv)
   /* The registration first: it starts DART's progress thread (auto), which
    * then serves the raw window as well. */
   long *buf = calloc(1, bytes), *rawbuf = calloc(1, bytes);
-  CHECK(buf == NULL || rawbuf == NULL);
+  BENCH_CHECK(buf == NULL || rawbuf == NULL);
   dart_gptr_t reg, alloc;
-  CHECK(dart_team_memregister(DART_TEAM_ALL, bytes, DART_TYPE_BYTE, buf, &reg));
-  CHECK(
+  BENCH_CHECK(
+      dart_team_memregister(DART_TEAM_ALL, bytes, DART_TYPE_BYTE, buf, &reg));
+  BENCH_CHECK(
       dart_team_memalloc_aligned(DART_TEAM_ALL, bytes, DART_TYPE_BYTE, &alloc));
   MPI_Win win;
-  CHECK(MPI_Win_create(rawbuf, (MPI_Aint)bytes, 1, MPI_INFO_NULL, comm, &win));
-  CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, win));
+  BENCH_CHECK(
+      MPI_Win_create(rawbuf, (MPI_Aint)bytes, 1, MPI_INFO_NULL, comm, &win));
+  BENCH_CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, win));
   measure("allocated", alloc, win, rawbuf, seconds, out);
   measure("registered", reg, win, rawbuf, seconds, out);
-  CHECK(MPI_Win_unlock_all(win));
-  CHECK(MPI_Win_free(&win));
-  CHECK(dart_team_memfree(alloc));
-  CHECK(dart_team_memderegister(reg));
+  BENCH_CHECK(MPI_Win_unlock_all(win));
+  BENCH_CHECK(MPI_Win_free(&win));
+  BENCH_CHECK(dart_team_memfree(alloc));
+  BENCH_CHECK(dart_team_memderegister(reg));
   free(buf);
   free(rawbuf);
   if (out) fclose(out);
   MPI_Comm_free(&comm);
-  CHECK(dart_exit());
+  BENCH_CHECK(dart_exit());
   return 0;
 }

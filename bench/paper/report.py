@@ -419,13 +419,19 @@ def section_halo(res, docs, prefix="halo_np"):
     return "\n".join(out)
 
 
+def section_start(res, prefix, title):
+    """The sorted result keys starting with prefix, and the section's first
+    lines: its title, and "_not run_" when there are no such results."""
+    keys = [k for k in sorted(res.data) if k.startswith(prefix)]
+    out = [title] if keys else [title, "_not run_\n"]
+    return keys, out
+
+
 def section_alloc(res):
     """Collective allocation (bench/bench_alloc.c): DART / 8-byte
     MPI_Allreduce and DART / MPI_Win_allocate, same run."""
-    keys = [k for k in sorted(res.data) if k.startswith("alloc_np")]
-    out = ["## Collective allocation (bench/bench_alloc.c)\n"]
+    keys, out = section_start(res, "alloc_np", "## Collective allocation (bench/bench_alloc.c)\n")
     if not keys:
-        out.append("_not run_\n")
         return "\n".join(out)
     out.append("`dart_team_memalloc_aligned` + `dart_team_memfree` (and "
                "registration + deregistration) on all units, as ratios to "
@@ -455,10 +461,8 @@ def section_alloc(res):
 def section_progress(res):
     """Latency while the target computes (bench/bench_progress.c): DART and
     raw MPI, same run, interleaved."""
-    keys = [k for k in sorted(res.data) if k.startswith("progress_np")]
-    out = ["## Latency while the target computes (bench/bench_progress.c)\n"]
+    keys, out = section_start(res, "progress_np", "## Latency while the target computes (bench/bench_progress.c)\n")
     if not keys:
-        out.append("_not run_\n")
         return "\n".join(out)
     out.append("Unit 0 computes outside DART and MPI; the other units time "
                "single blocking operations on its memory (put, get, "
