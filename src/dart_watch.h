@@ -42,8 +42,11 @@ extern bool dart__watch_on DART__HIDDEN;
 /*
  * Waits of this process's threads, for the progress thread
  * (onesided/progress.c, progress_policy.h): the low 16 bits count the
- * waits now under way, the bits above count finished waits. One atomic
- * add per begin and end.
+ * waits now under way, the bits above count finished waits. One add per
+ * begin and end: a locked add only when the user was granted
+ * DART_THREAD_MULTIPLE; otherwise one thread writes the word and the
+ * progress thread only reads it, so a plain load and store suffice (no
+ * lock prefix on the flush path of single-threaded programs).
  */
 extern unsigned long dart__wait_word DART__HIDDEN;
 #define DART__WAIT_END_ADD 0xFFFFUL /* (1 << 16) - 1 */
@@ -51,16 +54,26 @@ extern unsigned long dart__wait_word DART__HIDDEN;
 DART__HIDDEN void dart__watch_enter(const dart__watch_info_t *info);
 DART__HIDDEN void dart__watch_leave(void);
 
+static inline void dart__wait_word_add(unsigned long v)
+{
+  if (__builtin_expect(dart__g.multithreaded, 0))
+    __atomic_fetch_add(&dart__wait_word, v, __ATOMIC_RELAXED);
+  else
+    __atomic_store_n(&dart__wait_word,
+                     __atomic_load_n(&dart__wait_word, __ATOMIC_RELAXED) + v,
+                     __ATOMIC_RELAXED);
+}
+
 static inline void dart__watch_begin(const dart__watch_info_t *info)
 {
-  __atomic_fetch_add(&dart__wait_word, 1UL, __ATOMIC_RELAXED);
+  dart__wait_word_add(1UL);
   if (__builtin_expect(dart__watch_on, 0)) dart__watch_enter(info);
 }
 
 static inline void dart__watch_end(void)
 {
   /* depth - 1, finished + 1 */
-  __atomic_fetch_add(&dart__wait_word, DART__WAIT_END_ADD, __ATOMIC_RELAXED);
+  dart__wait_word_add(DART__WAIT_END_ADD);
   if (__builtin_expect(dart__watch_on, 0)) dart__watch_leave();
 }
 
