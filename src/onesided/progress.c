@@ -22,9 +22,9 @@
  *     its last look (such waits drive progress themselves), backing off
  *     to a few intervals (progress_policy.h): with MPI_THREAD_MULTIPLE,
  *     its probe and the waiting thread's flush contend for the MPI's
- *     internal locks, and
- *     on a node whose cores are all busy the loser sleeps until the next
- *     scheduler tick (4 ms here: bench/bench_progress, docs/design.md 5.4).
+ *     internal locks, and on a node whose cores are all busy the loser
+ *     sleeps until the next scheduler tick (4 ms here:
+ *     bench/bench_progress, docs/design.md 5.4).
  *     A wait that stays unchanged for a few looks is driven anyway, so a
  *     long or forgotten wait cannot starve the peers. With
  *     DART_PROGRESS=auto it starts when the first segment whose memory some
