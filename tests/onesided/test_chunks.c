@@ -6,12 +6,15 @@
 #include "dart_segment.h"
 #include "onesided/onesided.h"
 #include "os_common.h"
+#include "wait_word_check.h"
 
 enum { N = 100 };
 
 int main(int argc, char **argv)
 {
   os_init(&argc, &argv);
+  ww_check_barrier(); /* single-threaded: plain load and store */
+  unsigned long w0 = ww_now();
   dart__rma_max_count = 7;
   dart_gptr_t g;
   TEST_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 2 * N, DART_TYPE_LONG, &g));
@@ -60,6 +63,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < N; i++) TEST_CHECK(dst[i] == src[i]);
     os_barrier();
   }
+  ww_check_settled(w0);
   TEST_OK(dart_team_memfree(g));
   TEST_OK(dart_exit());
   if (me == 0) printf("test_chunks: OK (%d units)\n", nunits);

@@ -1,10 +1,12 @@
 /*
  * DART_THREAD_MULTIPLE: two threads per unit concurrently run atomics on
- * one counter, puts/gets to their own slots and dart_memalloc/memfree.
+ * one counter, puts/gets to their own slots and dart_memalloc/memfree; the
+ * wait word stays exact under their concurrent waits.
  */
 #include <pthread.h>
 
 #include "os_common.h"
+#include "wait_word_check.h"
 
 enum { THREADS = 2, ITER = 100 };
 
@@ -50,11 +52,13 @@ int main(int argc, char **argv)
       DART_TYPE_BYTE, &seg));
   long *mine = os_local(seg);
   memset(mine, 0, (8 + (size_t)nunits * THREADS) * sizeof(long));
-  os_barrier();
+  ww_check_barrier(); /* locked adds (DART_THREAD_MULTIPLE) */
+  unsigned long w0 = ww_now();
   pthread_t th[THREADS];
   for (int t = 0; t < THREADS; t++)
     TEST_CHECK(pthread_create(&th[t], NULL, worker, (void *)(intptr_t)t) == 0);
   for (int t = 0; t < THREADS; t++) pthread_join(th[t], NULL);
+  ww_check_settled(w0); /* concurrent waits of both threads */
   os_barrier();
   if (me == 0) TEST_CHECK(mine[0] == (long)nunits * THREADS * ITER);
   int writer = (me - 1 + nunits) % nunits;
