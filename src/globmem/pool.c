@@ -10,7 +10,7 @@
 
 #include "globmem/buddy.h"
 #include "globmem/globmem_internal.h"
-#include "onesided/progress.h"
+#include "transport/progress.h"
 
 /* A buddy allocator over one segment, locked only under
  * DART_THREAD_MULTIPLE. */

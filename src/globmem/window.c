@@ -30,7 +30,7 @@
 #include "dart_segment.h"
 #include "globmem/globmem_internal.h"
 #include "onesided/onesided.h"
-#include "onesided/progress.h"
+#include "transport/progress.h"
 
 /* Stand-in address for empty portions: resolving never yields NULL. */
 static char dart__empty_portion[16] __attribute__((aligned(16)));

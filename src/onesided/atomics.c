@@ -10,7 +10,7 @@
  */
 #include <pthread.h>
 
-#include "onesided/cpu_atomic.h"
+#include "transport/cpu_atomic.h"
 #include "onesided/onesided.h"
 
 /* MPI op of every (predefined op, basic type) pair valid for atomics, as

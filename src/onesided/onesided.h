@@ -1,6 +1,7 @@
 /*
- * Internal to src/onesided: argument checks, the local copy engine, MPI
- * transfer helpers and handles shared by the one-sided source files.
+ * Internal to src/onesided: argument checks and the local copy engine
+ * shared by the one-sided source files (everything on the MPI path is in
+ * transport/transport.h).
  *
  * Paths of every put/get (all variants):
  *   target mapped by the caller (itself, or a node peer of a segment that
@@ -19,31 +20,7 @@
 #include "dart_datatype.h"
 #include "dart_segment.h"
 #include "dart_watch.h"
-
-/*
- * Full fence: orders direct stores/loads on shared memory with the
- * owner's accesses across a later barrier or flag. DART__WEAK_FENCE is
- * the same on weakly ordered CPUs and nothing on x86-64, whose loads are
- * not reordered with later loads or stores and whose locked instructions
- * (every CPU atomic but a NO_OP load) are full fences.
- */
-#if defined(__x86_64__)
-#define DART__FENCE()                                                          \
-  __asm__ __volatile__("lock; addl $0,-4(%%rsp)" ::: "memory", "cc")
-#define DART__WEAK_FENCE() ((void)0)
-#else
-#define DART__FENCE() __atomic_thread_fence(__ATOMIC_SEQ_CST)
-#define DART__WEAK_FENCE() __atomic_thread_fence(__ATOMIC_SEQ_CST)
-#endif
-
-/* Model of DART's thread-local words: initial-exec (one load; uses a few
- * bytes of the C library's static TLS reserve when DART is dlopen'ed) or,
- * with -DDART_TLS_INITIAL_EXEC=OFF, the compiler's default. */
-#ifdef DART__TLS_DEFAULT_MODEL
-#define DART__TLS_MODEL
-#else
-#define DART__TLS_MODEL __attribute__((tls_model("initial-exec")))
-#endif
+#include "transport/transport.h"
 
 /* Why an argument check failed (logged by dart__rma_arg_error). */
 enum {
@@ -59,12 +36,6 @@ enum {
 DART__HIDDEN __attribute__((cold, noinline)) dart_ret_t
 dart__rma_arg_error(const char *func, int reason, size_t nelem,
                     dart_datatype_t st, dart_datatype_t dt);
-
-/* The two layouts of a transfer and its element count. */
-typedef struct {
-  const dart__type_t *src, *dst;
-  size_t nelem;
-} dart__xfer_t;
 
 /* Checks of non-contiguous layouts (element counts, span overflow). */
 DART__HIDDEN dart_ret_t dart__rma_check_layout(const char *func, size_t nelem,
@@ -121,40 +92,6 @@ static inline bool dart__rma_basic_fast(const void *buf, size_t nelem,
          buf != NULL && nelem - 1 < ((size_t)1 << 58);
 }
 
-/*
- * Plain loads/stores of non-blocking operations on mapped memory issued by
- * this thread since its last fence. A flush fences only if it is set: the
- * fence orders those accesses with the caller's later ones (a flag, a
- * barrier), and is not needed when nothing was issued or after CPU
- * atomics on x86-64 (locked instructions; elsewhere the atomics set the
- * mark, see dart__shm_mark_atomic). Per thread, because a fence orders
- * only the calling thread's accesses.
- */
-extern __thread int dart__shm_pending DART__TLS_MODEL DART__HIDDEN;
-
-static inline void dart__shm_mark_pending(void)
-{
-  dart__shm_pending = 1;
-}
-
-/* After a CPU atomic: on weakly ordered CPUs a seq_cst read-modify-write
- * is not a full fence, so the next flush must fence. */
-static inline void dart__shm_mark_atomic(void)
-{
-#if !defined(__x86_64__)
-  dart__shm_pending = 1;
-#endif
-}
-
-/* Fences if this thread has pending mapped accesses; clears the mark. */
-static inline void dart__shm_complete(void)
-{
-  if (dart__shm_pending) {
-    DART__FENCE();
-    dart__shm_pending = 0;
-  }
-}
-
 /* Bytes spanned by nelem elements laid out as t (nelem a multiple of the
  * type's element count): instance i starts at i * extent. */
 static inline size_t dart__type_span(const dart__type_t *t, size_t nelem)
@@ -164,18 +101,6 @@ static inline size_t dart__type_span(const dart__type_t *t, size_t nelem)
   size_t last = (t->kind == DART__TYPE_STRIDED) ? t->blocklen : t->extent_elem;
   return ((inst - 1) * t->extent_elem + last) * t->base_size;
 }
-
-static inline bool dart__xfer_contiguous(const dart__xfer_t *x)
-{
-  return dart__type_is_contiguous(x->src) && dart__type_is_contiguous(x->dst);
-}
-
-/*
- * Largest element count of one MPI call (INT_MAX); larger contiguous
- * transfers and accumulates are split. A variable only so that tests can
- * exercise the splitting with small buffers.
- */
-extern size_t dart__rma_max_count DART__HIDDEN;
 
 /* Copies a transfer between two mapped buffers (any layouts). */
 DART__HIDDEN void dart__copy_layout(char *dst, const char *src,
@@ -201,103 +126,6 @@ static inline void dart__local_copy(char *dst, const char *src,
     dart__copy_bytes(dst, src, x->nelem * x->src->base_size);
   else
     dart__copy_layout(dst, src, x);
-}
-
-/*
- * Issues a transfer on the MPI path. put: origin = local buffer laid out
- * as x->src, target = t laid out as x->dst; get: origin = local buffer
- * laid out as x->dst, target laid out as x->src. With req != NULL and a
- * transfer that fits one MPI call, a request-based call is used and *req
- * set; otherwise *req (if given) is MPI_REQUEST_NULL and completion is by
- * flush (chunked transfers, and gets with a non-contiguous layout).
- * Contiguous transfers of more than INT_MAX elements are chunked.
- */
-DART__HIDDEN dart_ret_t dart__mpi_xfer(const char *func, bool put, void *buf,
-                                       const dart__target_t *t,
-                                       const dart__xfer_t *x, MPI_Request *req);
-
-/*
- * Atomic op on nelem elements on the MPI path (old == NULL: accumulate,
- * else fetch-and-op of one element, flushed). Chooses native MPI atomics
- * or an emulation per basic type (see mpi_atomic.c).
- */
-DART__HIDDEN dart_ret_t dart__mpi_atomic(const char *func,
-                                         const dart__target_t *t,
-                                         const void *vals, void *old,
-                                         size_t nelem, const dart__type_t *ty,
-                                         dart_datatype_t dt,
-                                         dart_operation_t op, MPI_Op mop);
-
-/* Compare-and-swap of one integer element on the MPI path, flushed. */
-DART__HIDDEN dart_ret_t dart__mpi_cas(const char *func, const dart__target_t *t,
-                                      const void *val, const void *cmp,
-                                      void *old, const dart__type_t *ty,
-                                      dart_datatype_t dt);
-
-/*
- * Handle of a transfer on the MPI path. Every handle whose operation may
- * still be pending is on a process-wide list (handles.c), so that freeing
- * its segment completes it first: a handle never touches a freed window.
- */
-struct dart_handle_struct {
-  MPI_Request req; /* request of the transfer, MPI_REQUEST_NULL once done */
-  MPI_Win win;     /* MPI_WIN_NULL once completed by its segment's free   */
-  int unit;        /* target rank in win                                  */
-  bool put;        /* remote completion needs a flush                     */
-  bool by_flush;   /* chunked transfer without request: complete locally
-                      by MPI_Win_flush_local                              */
-  bool orphan;     /* released by dart_handle_free, still pending         */
-  bool linked;     /* on the list of pending handles                      */
-  const void *seg; /* segment of the target                               */
-  struct dart_handle_struct *prev, *next;
-};
-
-/* Puts a new handle on the list of pending handles. */
-DART__HIDDEN void dart__handles_track(dart_handle_t h);
-
-/* Completes every handle on seg (its memory is about to be freed);
- * released ones are freed, the user's are marked complete. */
-DART__HIDDEN void dart__handles_segment_freed(const char *func,
-                                              const void *seg);
-
-/* The MPI completion calls on a segment's window (dart__rma_complete). */
-typedef enum {
-  DART__RMA_FLUSH,          /* MPI_Win_flush: one target, remotely       */
-  DART__RMA_FLUSH_ALL,      /* MPI_Win_flush_all                         */
-  DART__RMA_FLUSH_LOCAL,    /* MPI_Win_flush_local: one target, locally  */
-  DART__RMA_FLUSH_LOCAL_ALL /* MPI_Win_flush_local_all                   */
-} dart__rma_flush_t;
-
-/*
- * Completes the calling thread's MPI RMA on seg's window as kind says
- * (unit: the target team unit of the one-target kinds, ignored by the
- * others), then its pending accesses to mapped memory (dart__shm_complete:
- * a fence only if there are any). The wait is published for the watchdog
- * under func, seg's team and segment id; a failed call is logged under
- * func and gives DART_ERR_OTHER. The caller decides whether MPI was used
- * at all (seg->mpi_used). Out of line: the public flushes reach it only
- * when MPI is involved. Not through here: the flushes inside a transfer
- * or an atomic (dart__flush_target, the emulations in mpi_atomic.c).
- */
-DART__HIDDEN __attribute__((noinline)) dart_ret_t
-dart__rma_complete(const char *func, const dart__segment_t *seg, int unit,
-                   dart__rma_flush_t kind);
-
-/* Flush of one target of an MPI window after an atomic or a transfer
- * (marks nothing). Its watch names no team or segment, so a wait it is
- * nested in (a lock acquisition) keeps its own. */
-static inline dart_ret_t dart__flush_target(const char *func, MPI_Win win,
-                                            int unit)
-{
-  DART__WATCH(func, "MPI_Win_flush", DART__WATCH_NONE, DART__WATCH_NONE, unit,
-              -1);
-  int rc = MPI_Win_flush(unit, win);
-  dart__watch_end();
-  if (__builtin_expect(rc != MPI_SUCCESS, 0)) {
-    dart__mpi_log_error(func, "MPI_Win_flush", rc);
-    return DART_ERR_OTHER;
-  }
-  return DART_OK;
 }
 
 #endif /* DART__ONESIDED_H */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "onesided/onesided.h"
-#include "onesided/progress.h"
+#include "transport/progress.h"
 
 typedef enum {
   MODE_NONBLOCKING, /* complete at the next flush                  */

@@ -1,13 +1,11 @@
 /*
  * Transfer machinery behind put/get: argument-error reporting, layout
- * checks of non-contiguous types, the local copy engine for any pair of
- * layouts, and issuing transfers on the MPI path.
+ * checks of non-contiguous types and the local copy engine for any pair
+ * of layouts (transfers on the MPI path: transport/rma.c).
  */
 #include <stdint.h>
 
 #include "onesided/onesided.h"
-
-size_t dart__rma_max_count = INT_MAX;
 
 dart_ret_t dart__rma_arg_error(const char *func, int reason, size_t nelem,
                                dart_datatype_t st, dart_datatype_t dt)
@@ -140,80 +138,4 @@ void dart__copy_layout(char *dst, const char *src, const dart__xfer_t *x)
     slen -= n;
     dlen -= n;
   }
-}
-
-/* One MPI data-movement call; request-based if req != NULL. */
-static dart_ret_t issue(const char *func, bool put, void *buf, int ocount,
-                        MPI_Datatype otype, const dart__target_t *t,
-                        MPI_Aint disp, int tcount, MPI_Datatype ttype,
-                        MPI_Request *req)
-{
-  MPI_Win win = t->seg->win;
-  int rc;
-  const char *call;
-  if (put && req) {
-    call = "MPI_Rput";
-    rc = MPI_Rput(buf, ocount, otype, t->unit, disp, tcount, ttype, win, req);
-  } else if (put) {
-    call = "MPI_Put";
-    rc = MPI_Put(buf, ocount, otype, t->unit, disp, tcount, ttype, win);
-  } else if (req) {
-    call = "MPI_Rget";
-    rc = MPI_Rget(buf, ocount, otype, t->unit, disp, tcount, ttype, win, req);
-  } else {
-    call = "MPI_Get";
-    rc = MPI_Get(buf, ocount, otype, t->unit, disp, tcount, ttype, win);
-  }
-  if (__builtin_expect(rc != MPI_SUCCESS, 0)) {
-    dart__mpi_log_error(func, call, rc);
-    return DART_ERR_OTHER;
-  }
-  return DART_OK;
-}
-
-/* Count and MPI type of nelem elements laid out as t. */
-static size_t mpi_count(const dart__type_t *t, size_t nelem, MPI_Datatype *ty)
-{
-  if (dart__type_is_contiguous(t)) {
-    *ty = t->mpi_elem;
-    return nelem;
-  }
-  *ty = t->mpi_inst;
-  return nelem / t->num_elem;
-}
-
-dart_ret_t dart__mpi_xfer(const char *func, bool put, void *buf,
-                          const dart__target_t *t, const dart__xfer_t *x,
-                          MPI_Request *req)
-{
-  const dart__type_t *loc = put ? x->src : x->dst;
-  const dart__type_t *rem = put ? x->dst : x->src;
-  if (req != NULL) *req = MPI_REQUEST_NULL;
-  MPI_Datatype lt, rt;
-  size_t lc = mpi_count(loc, x->nelem, &lt);
-  size_t rc = mpi_count(rem, x->nelem, &rt);
-  /* MPICH 4.0 completes an MPI_Rget with a derived datatype (either side)
-   * before the data is in place: such gets complete by flush instead. */
-  if (!put && !dart__xfer_contiguous(x)) req = NULL;
-  size_t max = dart__rma_max_count;
-  if (__builtin_expect(lc <= max && rc <= max, 1))
-    return issue(func, put, buf, (int)lc, lt, t, t->disp, (int)rc, rt, req);
-  if (!dart__xfer_contiguous(x)) {
-    dart__log(DART__LOG_ERROR, func,
-              "non-contiguous transfer of %zu elements exceeds INT_MAX "
-              "instances",
-              x->nelem);
-    return DART_ERR_INVAL;
-  }
-  /* Contiguous and large: chunks of max elements, flush-completed. */
-  size_t esz = loc->base_size;
-  for (size_t done = 0; done < x->nelem;) {
-    size_t n = x->nelem - done;
-    if (n > max) n = max;
-    dart_ret_t ret = issue(func, put, (char *)buf + done * esz, (int)n, lt, t,
-                           t->disp + (MPI_Aint)(done * esz), (int)n, rt, NULL);
-    if (ret != DART_OK) return ret;
-    done += n;
-  }
-  return DART_OK;
 }

@@ -1,7 +1,7 @@
 /* Unit tests of the progress thread's policy (no MPI): when it drives MPI
  * progress and how long it sleeps, given the process's wait word. */
 #include "dart_test.h"
-#include "onesided/progress_policy.h"
+#include "transport/progress_policy.h"
 
 enum { BASE = 200 };
 #define BEGIN 1UL

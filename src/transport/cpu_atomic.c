@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "onesided/cpu_atomic.h"
+#include "transport/cpu_atomic.h"
 
 #define SEQ __ATOMIC_SEQ_CST
 #define RLX __ATOMIC_RELAXED

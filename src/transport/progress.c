@@ -42,10 +42,10 @@
 #include <strings.h>
 #include <time.h>
 
-#include "dart_team.h"
-#include "onesided/onesided.h"
-#include "onesided/progress.h"
-#include "onesided/progress_policy.h"
+#include "dart_mpi.h"
+#include "transport/transport.h"
+#include "transport/progress.h"
+#include "transport/progress_policy.h"
 
 typedef enum { PROGRESS_AUTO, PROGRESS_THREAD, PROGRESS_NONE } progress_mode_t;
 

@@ -11,7 +11,7 @@
  * flushes every MPI segment of every team instead. Pairs, not pointers: a
  * segment freed in the meantime is simply no longer found.
  */
-#include "onesided/onesided.h"
+#include "transport/transport.h"
 
 enum { NOTE_MAX = 32 };
 

@@ -23,7 +23,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "onesided/onesided.h"
+#include "transport/transport.h"
 
 static void release(dart_handle_t h);
 

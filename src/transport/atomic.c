@@ -30,8 +30,8 @@
  * (src/globmem/window.c).
  * Emulated operations complete before they return.
  */
-#include "onesided/cpu_atomic.h"
-#include "onesided/onesided.h"
+#include "transport/cpu_atomic.h"
+#include "transport/transport.h"
 
 typedef enum { ATOMIC_NATIVE, ATOMIC_CAS_LOOP, ATOMIC_LOCKED } atomic_path_t;
 
