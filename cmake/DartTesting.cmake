@@ -25,6 +25,15 @@
 #   these variants. With Open MPI they run with OMPI_MCA_osc=^rdma (what
 #   dart_init sets when it starts MPI), so that tests whose process starts
 #   MPI itself can create windows across hosts (docs/multihost.md).
+#   With OSC (Open MPI only) the test also runs at 2 and 4 units under the
+#   one-sided component settings users of Open MPI choose
+#   (DART_OSC_VARIANTS: "--mca osc sm,pt2pt" as in the original DART's
+#   job scripts, pt2pt alone, ucx,sm), with DART initializing MPI and with
+#   the test process doing so at MPI_THREAD_SINGLE; and with the test
+#   process at MPI_THREAD_MULTIPLE under ucx,sm ("mpi.<name>.osc-<cfg>
+#   [.app|.appmt].np<n>", label "osc"). pt2pt at MPI_THREAD_MULTIPLE cannot
+#   work (Open MPI's osc/pt2pt refuses every window there): tests/team's
+#   osc_refused checks the one line dart_init prints instead.
 
 set(DART_TEST_TIMEOUT 120 CACHE STRING "Default per-test timeout in seconds")
 set(DART_TEST_UNITS "1;2;3;4" CACHE STRING "Unit counts every MPI test runs at")
@@ -64,8 +73,45 @@ function(dart_add_unit_test name)
   set_tests_properties(unit.${name} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "nompi")
 endfunction()
 
+# cfg|OMPI_MCA_osc value|how MPI is initialized (dart, app, appmt)
+set(DART_OSC_VARIANTS
+    "smpt2pt|sm,pt2pt|dart;smpt2pt|sm,pt2pt|app;pt2pt|pt2pt|dart;pt2pt|pt2pt|app;ucxsm|ucx,sm|dart;ucxsm|ucx,sm|appmt"
+    CACHE STRING "Open MPI one-sided settings of the OSC test variants")
+
+function(dart_add_osc_variants name exe timeout)
+  cmake_parse_arguments(O "" "" "ENV;ARGS" ${ARGN})
+  if(NOT DART_MPI_FLAVOUR STREQUAL "openmpi")
+    return()
+  endif()
+  foreach(v ${DART_OSC_VARIANTS})
+    string(REPLACE "|" ";" f "${v}")
+    list(GET f 0 cfg)
+    list(GET f 1 osc)
+    list(GET f 2 how)
+    set(sfx "")
+    set(env ${DART_MPIEXEC_ENV} OMPI_MCA_osc=${osc})
+    if(how STREQUAL "app")
+      set(sfx ".app")
+      list(APPEND env DART_TEST_APPINIT=1)
+    elseif(how STREQUAL "appmt")
+      set(sfx ".appmt")
+      list(APPEND env DART_TEST_APPINIT=multiple)
+    endif()
+    foreach(n 2 4)
+      set(tname mpi.${name}.osc-${cfg}${sfx}.np${n})
+      add_test(NAME ${tname}
+               COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${n}
+                       ${DART_MPIEXEC_FLAGS} ${MPIEXEC_PREFLAGS}
+                       $<TARGET_FILE:${exe}> ${MPIEXEC_POSTFLAGS} ${O_ARGS})
+      set_tests_properties(${tname} PROPERTIES TIMEOUT ${timeout}
+                           ENVIRONMENT "${env};${O_ENV}"
+                           LABELS "mpi;osc;np${n}" PROCESSORS ${n})
+    endforeach()
+  endforeach()
+endfunction()
+
 function(dart_add_mpi_test name)
-  cmake_parse_arguments(T "SIMNODE;STATIC;APPINIT;NOMULTIHOST;MULTIHOST_ONLY" "TIMEOUT"
+  cmake_parse_arguments(T "SIMNODE;STATIC;APPINIT;NOMULTIHOST;MULTIHOST_ONLY;OSC" "TIMEOUT"
                         "SOURCES;UNITS;ENV;ARGS;LIBS" ${ARGN})
   set(exe test_${name})
   add_executable(${exe} ${T_SOURCES} ${CMAKE_SOURCE_DIR}/tests/common/appinit.c)
@@ -120,6 +166,9 @@ function(dart_add_mpi_test name)
                            PROCESSORS ${n})
     endforeach()
   endforeach()
+  if(T_OSC)
+    dart_add_osc_variants(${name} ${exe} ${T_TIMEOUT} ENV ${T_ENV} ARGS ${T_ARGS})
+  endif()
   # Multi-host variants use real node detection: tests that set their own
   # DART_SIM_NODE_SIZE get none.
   if(NOT T_NOMULTIHOST AND NOT "${T_ENV}" MATCHES "DART_SIM_NODE_SIZE")

@@ -24,7 +24,6 @@ typedef struct {
   int num_nodes;
   int real_node_units; /* units on this unit's node as MPI sees it (shared
                           memory), whatever DART_SIM_NODE_SIZE says       */
-  bool is_openmpi;     /* library reports itself as Open MPI                 */
 } dart__global_t;
 
 extern dart__global_t dart__g DART__HIDDEN;

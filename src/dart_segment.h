@@ -210,16 +210,6 @@ static inline void dart__segment_mark_mpi(dart__segment_t *seg)
   dart__rma_note(seg);
 }
 
-/*
- * The dart_memalloc pool is segment 0 of DART_TEAM_ALL. In front of every
- * unit's pool portion lies a page that is DART's, outside the range any
- * global pointer reaches: it holds the lock word (int32, 0 = free) of
- * atomics that are emulated on top of MPI for that unit's memory
- * (docs/design.md §3). Sets *t to the lock word of global unit u.
- */
-DART__HIDDEN dart_ret_t dart__pool_lock_target(const char *func, int u,
-                                               dart__target_t *t);
-
 /* Number of MPI windows currently created by the global-memory module
  * (for leak tests and diagnostics). */
 DART__HIDDEN int dart__globmem_live_windows(void);

@@ -8,6 +8,7 @@
 
 #include "dart_team.h"
 #include "dart_watch.h"
+#include "transport/probe.h"
 
 dart__global_t dart__g = {.myid = -1, .comm = MPI_COMM_NULL};
 
@@ -132,17 +133,16 @@ static dart_ret_t dart__mpi_start(int *argc, char ***argv, int requested)
   }
   dart__route_around_mpi_bugs(flag);
   if (!flag) {
-    DART__MPI(MPI_Init_thread(argc, argv, requested, &dart__g.thread_level));
+    requested = dart__caps_thread_level(requested);
+    int rc = MPI_Init_thread(argc, argv, requested, &dart__g.thread_level);
+    dart__caps_mpit_close();
+    DART__MPI(rc);
     dart__g.mpi_owned = true;
   } else {
     DART__MPI(MPI_Query_thread(&dart__g.thread_level));
     dart__g.mpi_owned = false;
   }
-  char version[MPI_MAX_LIBRARY_VERSION_STRING];
-  int len = 0;
-  DART__MPI(MPI_Get_library_version(version, &len));
-  dart__g.is_openmpi = strstr(version, "Open MPI") != NULL;
-  if (dart__g.is_openmpi) dart__ompi_unique_shm_names();
+  dart__ompi_unique_shm_names();
   DART__MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dart__g.comm));
   DART__MPI(MPI_Comm_set_errhandler(dart__g.comm, MPI_ERRORS_RETURN));
   DART__MPI(MPI_Comm_rank(dart__g.comm, &dart__g.myid));
@@ -226,6 +226,7 @@ static dart_ret_t dart__init(int *argc, char ***argv, int requested,
   dart__exit_guard_install();
   if (dart__env.verbose && dart__g.myid == 0) {
     dart__env_print(stderr);
+    dart__caps_print(stderr);
     fprintf(stderr, "DART: %d units on %d node(s), MPI thread level %d\n",
             dart__g.size, dart__g.num_nodes, dart__g.thread_level);
   }

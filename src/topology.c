@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "dart_mpi.h"
+#include "transport/probe.h"
 
 typedef struct {
   long key;
@@ -56,16 +57,23 @@ dart_ret_t dart__topology_init(void)
   DART__MPI(dart__mpi_rendezvous(dart__g.comm));
   DART__MPI(MPI_Comm_split_type(dart__g.comm, MPI_COMM_TYPE_SHARED,
                                 dart__g.myid, MPI_INFO_NULL, &real));
-  int local_rank = 0, leader = dart__g.myid;
+  int local_rank = 0;
   DART__MPI_GOTO(MPI_Comm_rank(real, &local_rank), ret, out);
   DART__MPI_GOTO(MPI_Comm_size(real, &dart__g.real_node_units), ret, out);
-  DART__MPI_GOTO(
-      dart__mpi_allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, real),
-      ret, out);
+  /* {node leader, shared windows work}: both agreed by MIN */
+  int mine[2] = {dart__g.myid, dart__caps_shared_windows(real)}, node[2];
+  DART__MPI_GOTO(dart__mpi_allreduce(mine, node, 2, MPI_INT, MPI_MIN, real),
+                 ret, out);
+  int leader = node[0];
+  dart__caps_set_shared(node[1] != 0);
   long k = dart__env.sim_node_size;
   if (k < 0) {
     DART_LOG_WARN("ignoring negative DART_SIM_NODE_SIZE=%ld", k);
     k = 0;
+  }
+  if (!node[1]) {
+    DART_LOG_DEBUG("no shared-memory windows: every unit is its own node");
+    k = 1;
   }
   /* key = (real node leader, sub-node within it) packed into one long */
   long mykey =

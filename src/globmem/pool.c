@@ -11,6 +11,7 @@
 #include "globmem/buddy.h"
 #include "globmem/globmem_internal.h"
 #include "transport/progress.h"
+#include "transport/transport.h"
 
 /* A buddy allocator over one segment, locked only under
  * DART_THREAD_MULTIPLE. */
@@ -65,20 +66,6 @@ static void hide_prefix(dart__segment_t *seg, size_t n)
   if (seg->own_base != NULL) seg->own_base += n;
   seg->size -= n;
   seg->sym_size -= n;
-}
-
-dart_ret_t dart__pool_lock_target(const char *func, int u, dart__target_t *t)
-{
-  if (pool_seg == NULL || u < 0 || u >= pool_seg->nunits) {
-    dart__log(DART__LOG_ERROR, func, "no lock word for unit %d", u);
-    return DART_ERR_INVAL;
-  }
-  t->seg = pool_seg;
-  t->unit = u;
-  t->disp = dart__segment_disp(pool_seg, u, 0) - (MPI_Aint)POOL_RESERVED;
-  char *b = pool_seg->unit_base[u];
-  t->local = b != NULL ? b - POOL_RESERVED : NULL;
-  return DART_OK;
 }
 
 /*
@@ -249,6 +236,7 @@ dart_ret_t dart__globmem_init(void)
   /* The lock word of emulated atomics on this unit's memory. */
   __atomic_store_n((int64_t *)(void *)(pool_seg->base - POOL_RESERVED), 0,
                    __ATOMIC_SEQ_CST);
+  dart__atomic_set_lock_words(pool_seg, POOL_RESERVED);
   ret = grow_init(all, bytes);
   if (ret != DART_OK) return ret;
   DART__MPI(MPI_Barrier(all->comm)); /* zeroed before anybody locks it */
@@ -259,6 +247,7 @@ dart_ret_t dart__globmem_init(void)
 void dart__globmem_fini(void)
 {
   grow_fini();
+  dart__atomic_set_lock_words(NULL, 0);
   if (pool_seg != NULL) dart__segment_destroy("dart_exit", pool_seg);
   pool_seg = NULL;
   dart__buddy_destroy(pool.buddy);

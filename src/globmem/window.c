@@ -14,9 +14,11 @@
  *                       MPI_Win_create over the same memory on the team
  *                       communicator for RMA between nodes (2 windows)
  *
- * Registered user memory cannot be mapped by other processes, so it gets a
- * single MPI_Win_create window on the team communicator and no load/store
- * access for node peers (only for the owner itself).
+ * Registered user memory cannot be mapped by other processes, so node
+ * peers reach it through MPI (only the owner by load/store): it is
+ * attached to the team's dynamic window where the MPI holds many
+ * attachments, else it gets an MPI_Win_create window of its own on the
+ * team communicator (register_dynamic below).
  *
  * Every RMA window lives in a lock_all epoch (MPI_MODE_NOCHECK) from
  * creation to destruction, the passive-target model of DART.
@@ -30,6 +32,7 @@
 #include "dart_segment.h"
 #include "globmem/globmem_internal.h"
 #include "onesided/onesided.h"
+#include "transport/probe.h"
 #include "transport/progress.h"
 
 /* Stand-in address for empty portions: resolving never yields NULL. */
@@ -59,7 +62,11 @@ static int objects_limit(void)
   if (dart__env.max_mpi_objects > 0)
     return dart__env.max_mpi_objects > INT_MAX ? INT_MAX
                                                : (int)dart__env.max_mpi_objects;
-  return dart__g.is_openmpi ? 16384 : 2000;
+  /* MPICH has ~2,000 context ids per process, and the registration scheme
+   * where registrations share a dynamic window keeps windows few; where
+   * each registration needs a window of its own (Open MPI's osc/ucx), the
+   * MPI holds them by the ten thousand (docs/design.md 2). */
+  return dart__caps.register_dynamic ? 2000 : 16384;
 }
 
 int dart__mpi_objects_left(void)
@@ -133,7 +140,6 @@ void dart__window_hints_fini(void)
  */
 static dart__osc_t window_osc(MPI_Win win)
 {
-  if (!dart__g.is_openmpi) return DART__OSC_OTHER;
   char name[MPI_MAX_OBJECT_NAME] = "";
   int len = 0;
   if (MPI_Win_get_name(win, name, &len) != MPI_SUCCESS) return DART__OSC_OTHER;
@@ -347,8 +353,11 @@ dart_ret_t dart__window_alloc(const char *func, dart__segment_t *seg,
 {
   dart__team_t *team = seg->team;
   MPI_Aint msize = padded_size(size);
-  /* The choice depends on team-wide facts only: all members agree. */
-  if (team->single_node) return alloc_single_node(func, seg, msize);
+  /* The choice depends on team-wide facts only: all members agree. Without
+   * shared windows (probed) every unit is its own node, so a single-node
+   * team is a one-unit team: MPI memory, as for every unit alone. */
+  if (team->single_node && dart__caps.cap[DART__CAP_WIN_SHARED])
+    return alloc_single_node(func, seg, msize);
   if (team->num_nodes == team->size)
     return alloc_private(func, seg, msize, size);
   return alloc_hybrid(func, seg, msize, size);
@@ -372,15 +381,17 @@ static MPI_Aint reg_pad(const void *addr, size_t size)
 
 /*
  * Registrations go into the team's dynamic window (MPI_Win_attach, local)
- * where the MPI holds many attachments: MPICH (10,000 and more, checked;
- * its windows cost a context id each, of which a process has ~2,000).
- * Open MPI allows 32 attachments per dynamic window (osc/ucx) or 64
- * (osc/rdma), so there each registration keeps a window of its own, which
- * Open MPI allows by the ten thousand. A one-unit team needs no window.
+ * where the probe at dart_init found dynamic windows working and no
+ * attachment limit is known (MPICH: 10,000 and more, checked; its windows
+ * cost a context id each, of which a process has ~2,000). Open MPI allows
+ * 32 attachments per dynamic window with osc/ucx and 64 with osc/rdma
+ * (transport/probe.c), so there each registration keeps a window of its
+ * own, which Open MPI allows by the ten thousand. A one-unit team needs no
+ * window.
  */
 static bool register_dynamic(const dart__team_t *team)
 {
-  return !dart__g.is_openmpi && team->size > 1;
+  return dart__caps.register_dynamic && team->size > 1;
 }
 
 /* Window displacement of this unit's registered portion, exchanged by the

@@ -1,24 +1,33 @@
 /*
- * Atomics on the MPI path.
+ * Atomics on the MPI path. The mechanism follows the capabilities probed
+ * at dart_init (transport/probe.c, dart__caps.atomics):
  *
- * MPICH carries out every predefined accumulate correctly, so DART uses
- * MPI_Accumulate / MPI_Fetch_and_op / MPI_Compare_and_swap directly.
+ * DART__ATOMICS_NATIVE: the MPI carried out every probed accumulate,
+ * fetch-and-op and compare-and-swap correctly (MPICH, Open MPI's
+ * osc/pt2pt), so DART uses MPI_Accumulate / MPI_Fetch_and_op /
+ * MPI_Compare_and_swap directly.
  *
- * Open MPI 4.1's osc/ucx does not (checked with raw MPI): 1- and 2-byte
- * types return garbage, float/double SUM adds the bit patterns as
- * integers, long double fails, and ops UCX lacks (MIN, MAX, PROD, logical)
- * are done under a lock that the native ops (SUM, bitwise, REPLACE, NO_OP,
- * compare-and-swap on 4/8-byte integers) ignore. With Open MPI, DART
- * therefore only issues those native ops and builds everything else from
- * them, per basic type, so that all atomic ops on a location of one type
- * use one mechanism:
+ * DART__ATOMICS_RESTRICTED: it got some wrong. Open MPI 4.1's osc/ucx is
+ * the case at hand (checked with raw MPI): 1- and 2-byte types return
+ * garbage, float/double SUM adds the bit patterns as integers, long
+ * double fails, and ops UCX lacks (MIN, MAX, PROD, logical) are done
+ * under a lock that the native ops (SUM, bitwise, REPLACE, NO_OP,
+ * compare-and-swap on 4/8-byte integers) ignore. That last fault gives
+ * right answers one at a time and cannot be probed, so an MPI that fails
+ * any probe is trusted with the hardware-native set only: DART issues
+ * those ops and builds everything else from them, per basic type, so
+ * that all atomic ops on a location of one type use one mechanism:
  *   4/8-byte integers: native ops; MIN/MAX/PROD/logical by a
  *     compare-and-swap loop on the element;
  *   float/double: REPLACE/NO_OP as native swap/fetch of the bit pattern,
  *     all others by a compare-and-swap loop on the bit pattern;
  *   1/2-byte integers and long double (no native atomic of that size):
- *     get-compute-put under a per-target lock word (the first word of the
- *     target's dart_memalloc pool, taken by compare-and-swap).
+ *     get-compute-put under a per-target lock word (a 4-byte word in the
+ *     reserved prefix just before the target's dart_memalloc pool, taken
+ *     by compare-and-swap).
+ *
+ * DART__ATOMICS_LOCKED: even the native set failed; every atomic takes
+ * the lock-word path.
  *
  * Open MPI's osc/rdma (the component Open MPI picks for windows over
  * private memory when the application initialized MPI with the default
@@ -26,11 +35,12 @@
  * MPI_Compare_and_swap of 8-byte types over btl/vader's emulated atomics
  * (open-mpi/ompi#7967, still in 4.1.4); 4-byte compare-and-swap, put and
  * get work. On such windows every atomic takes the lock-word path, whose
- * lock word is 4 bytes. The component is read per window from its name
- * (src/globmem/window.c).
+ * lock word is 4 bytes. A crash cannot be probed: the component is read
+ * per window from its name (src/globmem/window.c, transport/probe.h).
  * Emulated operations complete before they return.
  */
 #include "transport/cpu_atomic.h"
+#include "transport/probe.h"
 #include "transport/transport.h"
 
 typedef enum { ATOMIC_NATIVE, ATOMIC_CAS_LOOP, ATOMIC_LOCKED } atomic_path_t;
@@ -46,7 +56,8 @@ static atomic_path_t atomic_path(const dart__segment_t *seg, dart_datatype_t t,
                                  size_t esz, dart_operation_t op)
 {
   if (seg->osc == DART__OSC_OMPI_RDMA) return ATOMIC_LOCKED;
-  if (!dart__g.is_openmpi) return ATOMIC_NATIVE;
+  if (dart__caps.atomics == DART__ATOMICS_NATIVE) return ATOMIC_NATIVE;
+  if (dart__caps.atomics == DART__ATOMICS_LOCKED) return ATOMIC_LOCKED;
   if (esz != 4 && esz != 8) return ATOMIC_LOCKED;
   bool fp = (t == DART_TYPE_FLOAT || t == DART_TYPE_DOUBLE);
   if (native_op(op) && (!fp || op == DART_OP_REPLACE || op == DART_OP_NO_OP))
@@ -62,15 +73,16 @@ static MPI_Datatype bits_type(size_t esz)
 
 /*
  * MPI type of every MPI atomic on an element of type ty. MPI makes
- * atomics atomic with each other only for the same datatype: with Open MPI
- * the native ops, the compare-and-swap loops and compare-and-swap itself
+ * atomics atomic with each other only for the same datatype: in restricted
+ * mode the native ops, the compare-and-swap loops and compare-and-swap itself
  * all carry a 4/8-byte element as the same-sized integer (the native ops
  * are bitwise or two's complement, so the result is the same).
  */
 static MPI_Datatype atomic_mpi_type(const dart__type_t *ty, size_t esz)
 {
-  return dart__g.is_openmpi && (esz == 4 || esz == 8) ? bits_type(esz)
-                                                      : ty->mpi_elem;
+  return dart__caps.atomics != DART__ATOMICS_NATIVE && (esz == 4 || esz == 8)
+             ? bits_type(esz)
+             : ty->mpi_elem;
 }
 
 static dart_ret_t mpi_fail(const char *func, const char *call, int rc)
@@ -85,6 +97,13 @@ static dart_ret_t mpi_fail(const char *func, const char *call, int rc)
     if (rc_ != MPI_SUCCESS) return mpi_fail(func, #call, rc_);                 \
   } while (0)
 
+/* A flush that failed was logged by dart__flush_target. */
+#define FLUSH_OR_FAIL(call)                                                    \
+  do {                                                                         \
+    dart_ret_t r_ = (call);                                                    \
+    if (r_ != DART_OK) return r_;                                              \
+  } while (0)
+
 /* Compare-and-swap loop: old = *target; *target = old op val. */
 static dart_ret_t cas_loop(const char *func, MPI_Win win, int unit,
                            MPI_Aint disp, size_t esz, const void *val,
@@ -95,12 +114,12 @@ static dart_ret_t cas_loop(const char *func, MPI_Win win, int unit,
   /* origin ignored by NO_OP, but must not overlap the result */
   MPI_OR_FAIL(func,
               MPI_Fetch_and_op(next, cur, bt, unit, disp, MPI_NO_OP, win));
-  MPI_OR_FAIL(func, MPI_Win_flush(unit, win));
+  FLUSH_OR_FAIL(dart__flush_target(func, win, unit));
   for (uint64_t it = 0;; it++) {
     dart__atomic_combine(next, cur, val, t, op);
     MPI_OR_FAIL(func,
                 MPI_Compare_and_swap(next, cur, prev, bt, unit, disp, win));
-    MPI_OR_FAIL(func, MPI_Win_flush(unit, win));
+    FLUSH_OR_FAIL(dart__flush_target(func, win, unit));
     if (memcmp(prev, cur, esz) == 0) break;
     memcpy(cur, prev, esz);
     dart__backoff(it);
@@ -109,11 +128,33 @@ static dart_ret_t cas_loop(const char *func, MPI_Win win, int unit,
   return DART_OK;
 }
 
-/* Lock word of emulated atomics on team unit `unit`'s memory. */
+/* Where the lock words are: set by the memory layer (dart_memalloc pool). */
+static const dart__segment_t *lock_seg;
+static size_t lock_back;
+
+void dart__atomic_set_lock_words(const dart__segment_t *seg, size_t back)
+{
+  lock_seg = seg;
+  lock_back = back;
+}
+
+/* Lock word of emulated atomics on team unit t->unit's memory: `back`
+ * bytes before that unit's portion of the lock segment. */
 static dart_ret_t lock_target(const char *func, const dart__target_t *t,
                               dart__target_t *lock)
 {
-  return dart__pool_lock_target(func, t->seg->team->l2g[t->unit], lock);
+  int u = t->seg->team->l2g[t->unit];
+  const dart__segment_t *s = lock_seg;
+  if (s == NULL || u < 0 || u >= s->nunits) {
+    dart__log(DART__LOG_ERROR, func, "no lock word for unit %d", u);
+    return DART_ERR_INVAL;
+  }
+  lock->seg = (dart__segment_t *)s;
+  lock->unit = u;
+  lock->disp = dart__segment_disp(s, u, 0) - (MPI_Aint)lock_back;
+  char *b = s->unit_base[u];
+  lock->local = b != NULL ? b - lock_back : NULL;
+  return DART_OK;
 }
 
 /* Get-compute-put of one element; the caller holds the lock word. */
@@ -126,7 +167,7 @@ static dart_ret_t locked_body(const char *func, const dart__target_t *t,
   _Alignas(16) char cur[16], next[16];
   MPI_OR_FAIL(func, MPI_Get(cur, (int)esz, MPI_BYTE, t->unit, t->disp, (int)esz,
                             MPI_BYTE, w));
-  MPI_OR_FAIL(func, MPI_Win_flush(t->unit, w));
+  FLUSH_OR_FAIL(dart__flush_target(func, w, t->unit));
   bool write = true;
   if (cmp != NULL) { /* compare-and-swap */
     write = memcmp(cur, cmp, esz) == 0;
@@ -139,7 +180,7 @@ static dart_ret_t locked_body(const char *func, const dart__target_t *t,
   if (write) {
     MPI_OR_FAIL(func, MPI_Put(next, (int)esz, MPI_BYTE, t->unit, t->disp,
                               (int)esz, MPI_BYTE, w));
-    MPI_OR_FAIL(func, MPI_Win_flush(t->unit, w));
+    FLUSH_OR_FAIL(dart__flush_target(func, w, t->unit));
   }
   if (old != NULL) memcpy(old, cur, esz);
   return DART_OK;
@@ -178,7 +219,7 @@ static dart_ret_t locked_op(const char *func, const dart__target_t *t,
   ret = locked_body(func, t, esz, val, cmp, old, dt, op);
   MPI_OR_FAIL(func, MPI_Fetch_and_op(&zero, &seen, MPI_INT32_T, lk.unit,
                                      lk.disp, MPI_REPLACE, lw));
-  MPI_OR_FAIL(func, MPI_Win_flush(lk.unit, lw));
+  FLUSH_OR_FAIL(dart__flush_target(func, lw, lk.unit));
   return ret;
 }
 
@@ -232,7 +273,8 @@ dart_ret_t dart__mpi_cas(const char *func, const dart__target_t *t,
 {
   size_t esz = ty->base_size;
   dart__segment_mark_mpi(t->seg);
-  if ((dart__g.is_openmpi && esz != 4 && esz != 8) ||
+  if ((dart__caps.atomics != DART__ATOMICS_NATIVE && esz != 4 && esz != 8) ||
+      dart__caps.atomics == DART__ATOMICS_LOCKED ||
       t->seg->osc == DART__OSC_OMPI_RDMA)
     return locked_op(func, t, esz, val, cmp, old, dt, DART_OP_REPLACE);
   MPI_OR_FAIL(func,

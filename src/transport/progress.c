@@ -46,6 +46,7 @@
 #include "transport/transport.h"
 #include "transport/progress.h"
 #include "transport/progress_policy.h"
+#include "transport/probe.h"
 
 typedef enum { PROGRESS_AUTO, PROGRESS_THREAD, PROGRESS_NONE } progress_mode_t;
 
@@ -113,6 +114,8 @@ static void start_thread(const char *why)
 
 dart_ret_t dart__progress_init(void)
 {
+  dart_ret_t ret = dart__caps_probe(dart__g.comm, dart__g.size, dart__g.myid);
+  if (ret != DART_OK) return ret;
   progress_mode_t mode = parse_mode(dart__env.progress);
   progress_allowed = mode != PROGRESS_NONE;
   if (progress_allowed && dart__g.thread_level < MPI_THREAD_MULTIPLE) {

@@ -125,6 +125,16 @@ DART__HIDDEN dart_ret_t dart__mpi_atomic(const char *func,
                                          dart_datatype_t dt,
                                          dart_operation_t op, MPI_Op mop);
 
+/*
+ * Where the lock words of emulated atomics are, set by the memory layer:
+ * `back` bytes in front of every unit's portion of seg (the dart_memalloc
+ * pool, segment 0 of DART_TEAM_ALL, has a page of DART's there, out of
+ * reach of global pointers: an int32 word, 0 = free; docs/design.md 3).
+ * NULL when the pool is gone.
+ */
+DART__HIDDEN void dart__atomic_set_lock_words(const dart__segment_t *seg,
+                                              size_t back);
+
 /* Compare-and-swap of one integer element on the MPI path, flushed. */
 DART__HIDDEN dart_ret_t dart__mpi_cas(const char *func, const dart__target_t *t,
                                       const void *val, const void *cmp,
