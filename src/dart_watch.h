@@ -6,8 +6,10 @@
  * creation or free of a window or communicator, a flush, a request, a lock
  * hand-over, the lock word of an emulated atomic) brackets the wait with
  * dart__watch_begin / dart__watch_end. With the watchdog off
- * (the default) that is one predictable branch on a global flag and one
- * atomic add to the wait word the progress thread reads. With it
+ * (the default) that is one predictable branch on a global flag and an
+ * update of the wait word the progress thread reads (a plain load and
+ * store, or a locked add when the user holds DART_THREAD_MULTIPLE and
+ * several threads may write it). With it
  * on, the thread publishes a record in its own slot; a separate watchdog
  * thread, which never calls MPI, prints one line per wait that outlives
  * DART_WATCHDOG seconds and may end the job after DART_WATCHDOG_ABORT.

@@ -71,7 +71,7 @@ static void dart__init_logging(void)
 
 /*
  * Open MPI's default one-sided component for non-shared windows, osc/rdma,
- * crashes in 8-byte MPI_Compare_and_swap over btl/vader, cannot create a
+ * crashes in 8-byte compare-and-swap over btl/vader, cannot create a
  * window on a single process and is slow to create windows (measured in
  * docs/design.md). When DART starts MPI itself and the user has not chosen
  * an osc component, it steers Open MPI to osc/ucx. When the application

@@ -151,9 +151,10 @@ static dart__osc_t window_osc(MPI_Win win)
 /*
  * DART needs the unified memory model on every window: the owner and node
  * peers access portions by load/store while other units use RMA, and the
- * only synchronisation between the two is MPI_Win_flush / atomics on one
- * side and DART's fences and barriers (a full memory barrier around an
- * MPI_Ibarrier) on the other, never MPI_Win_sync. Under MPI_WIN_SEPARATE
+ * only synchronisation between the two is the transport's flushes and
+ * atomics on one side and DART's fences and barriers (a full memory
+ * barrier around an MPI_Ibarrier) on the other, never a window sync
+ * (the separate model's public/private copy update). Under MPI_WIN_SEPARATE
  * that would be wrong, so such a window fails the allocation.
  */
 static dart_ret_t require_unified(MPI_Win win)
