@@ -105,7 +105,8 @@ function(dart_add_osc_variants name exe timeout)
                        $<TARGET_FILE:${exe}> ${MPIEXEC_POSTFLAGS} ${O_ARGS})
       set_tests_properties(${tname} PROPERTIES TIMEOUT ${timeout}
                            ENVIRONMENT "${env};${O_ENV}"
-                           LABELS "mpi;osc;np${n}" PROCESSORS ${n})
+                           LABELS "mpi;osc;np${n}" PROCESSORS ${n}
+                           SKIP_RETURN_CODE 77)
     endforeach()
   endforeach()
 endfunction()
@@ -163,7 +164,7 @@ function(dart_add_mpi_test name)
                        $<TARGET_FILE:${exe}> ${MPIEXEC_POSTFLAGS} ${T_ARGS})
       set_tests_properties(${tname} PROPERTIES TIMEOUT ${T_TIMEOUT}
                            ENVIRONMENT "${env}" LABELS "mpi;np${n};${mode}"
-                           PROCESSORS ${n})
+                           PROCESSORS ${n} SKIP_RETURN_CODE 77)
     endforeach()
   endforeach()
   if(T_OSC)

@@ -32,8 +32,13 @@ void dart__ompi_unique_shm_names(void)
   static bool done;
   if (done) return;
   done = true;
-  int provided, idx, count, val = 0;
-  if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) return;
+  int provided, idx, count, val = 0, level = MPI_THREAD_SINGLE;
+  /* At the process's own level: Open MPI 4.1 lowers the level of the
+   * whole process to what MPI_T_init_thread asks for (its internal locks
+   * go off at MPI_THREAD_SINGLE while DART's progress thread calls MPI;
+   * raw-MPI check: MPI_Query_thread gives 3 before, 0 after). */
+  if (MPI_Query_thread(&level) != MPI_SUCCESS) return;
+  if (MPI_T_init_thread(level, &provided) != MPI_SUCCESS) return;
   MPI_T_cvar_handle h;
   if (MPI_T_cvar_get_index("shmem_mmap_relocate_backing_file", &idx) ==
           MPI_SUCCESS &&

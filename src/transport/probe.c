@@ -283,10 +283,36 @@ static void choose_paths(dart__caps_t *c)
   c->register_dynamic = c->cap[DART__CAP_WIN_DYNAMIC] && c->attach_limit == 0;
 }
 
+/* The reason to name when windows spanning nodes fail: with Open MPI
+ * started by the application under Debian's defaults ("osc = ^ucx,pt2pt"),
+ * osc/rdma is the only component between nodes, and it needs an RDMA
+ * network (docs/multihost.md). A hint only: no path depends on it. */
+static const char *spanning_hint(void)
+{
+#ifdef OPEN_MPI
+  if (!dart__g.mpi_owned && dart__g.num_nodes > 1 &&
+      dart__env.sim_node_size == 0 && getenv("OMPI_MCA_osc") == NULL)
+    return "Open MPI was initialized by the application and the units span "
+           "nodes: the only one-sided component between nodes is osc/rdma, "
+           "which needs an RDMA network (not btl/tcp); set "
+           "OMPI_MCA_osc=ucx (or ^rdma) before the application starts";
+#endif
+  return NULL;
+}
+
 /* One line naming what to change when no window over existing memory can
- * be created between units (Open MPI's osc/pt2pt at MPI_THREAD_MULTIPLE). */
+ * be created between units (Open MPI's osc/pt2pt at MPI_THREAD_MULTIPLE,
+ * osc/rdma between nodes over TCP). */
 static dart_ret_t no_windows(void)
 {
+  const char *hint = spanning_hint();
+  if (hint != NULL) {
+    dart__log(DART__LOG_ERROR, "dart_init",
+              "the MPI creates no RMA window between the units "
+              "(MPI_Win_create and MPI_Win_create_dynamic failed): %s",
+              hint);
+    return DART_ERR_OTHER;
+  }
   int level = dart__g.thread_level;
   dart__log(DART__LOG_ERROR, "dart_init",
             "the MPI creates no RMA window over existing memory at %s "
@@ -400,12 +426,13 @@ void dart__caps_mpit_close(void)
 
 /* The value of the MPI_T control variable `name` as a string; "" if the
  * MPI has none (MPI_T may be used before MPI_Init). */
-static void read_string_cvar(const char *name, char *out, int n)
+static void read_string_cvar(const char *name, char *out, int n, int level)
 {
   int idx, count = 0, provided;
   out[0] = '\0';
   if (!mpit_open) {
-    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) return;
+    /* The level MPI_Init will be asked for (see ompi_shm_names.c). */
+    if (MPI_T_init_thread(level, &provided) != MPI_SUCCESS) return;
     mpit_open = true;
   }
   /* Open MPI leaves the datatype unset when these buffers are short. */
@@ -442,7 +469,7 @@ int dart__caps_thread_level(int wanted)
 {
   if (wanted != MPI_THREAD_MULTIPLE) return wanted;
   char osc[256];
-  read_string_cvar("osc", osc, sizeof osc);
+  read_string_cvar("osc", osc, sizeof osc, wanted);
   if (!only_pt2pt(osc)) return wanted;
   DART_LOG_INFO("one-sided components '%s': osc/pt2pt refuses windows at "
                 "MPI_THREAD_MULTIPLE; asking for MPI_THREAD_SERIALIZED (no "

@@ -26,6 +26,16 @@ static int expected_nodes(void)
                       &shm);
   int local = 0, leader = myid;
   MPI_Comm_rank(shm, &local);
+  /* Without shared-memory windows (Open MPI with OMPI_MCA_osc=pt2pt) DART
+   * makes every unit its own node, as with DART_SIM_NODE_SIZE=1. */
+  void *base;
+  MPI_Win w;
+  MPI_Comm_set_errhandler(shm, MPI_ERRORS_RETURN);
+  int shared = MPI_Win_allocate_shared(64, 1, MPI_INFO_NULL, shm, &base, &w) ==
+               MPI_SUCCESS;
+  if (shared) MPI_Win_free(&w);
+  MPI_Allreduce(MPI_IN_PLACE, &shared, 1, MPI_INT, MPI_MIN, shm);
+  if (!shared) k = 1;
   MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, shm);
   MPI_Comm_free(&shm);
   long key[2] = {leader, k > 0 ? local / k : 0},
