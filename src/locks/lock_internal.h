@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../dart_team.h"
-#include "../dart_watch.h"
+#include "dart_team.h"
+#include "dart_watch.h"
 
 /*
  * Global state of a lock: one collective allocation holding a record of
