@@ -8,6 +8,7 @@
 
 #include "dart_modules.h"
 #include "dart_team.h"
+#include "dart_watch.h"
 
 dart__global_t dart__g = {.myid = -1, .comm = MPI_COMM_NULL};
 
