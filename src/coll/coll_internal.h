@@ -13,10 +13,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../dart_datatype.h"
-#include "../dart_mpi.h"
-#include "../dart_team.h"
-#include "../dart_watch.h"
+#include "dart_datatype.h"
+#include "dart_mpi.h"
+#include "dart_team.h"
+#include "dart_watch.h"
 #include "../types/types_internal.h"
 
 #define DART__LIKELY(x) __builtin_expect(!!(x), 1)

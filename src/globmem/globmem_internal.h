@@ -23,9 +23,14 @@ DART__HIDDEN dart_ret_t dart__segment_create(const char *func,
                                              void *addr, dart_ret_t status,
                                              dart__segment_t **out);
 
-/* Collectively frees a segment: unpublishes it, releases its id and its
- * windows. func: the public call, for the watchdog and the log (as in
- * every internal function below that takes one). */
+/*
+ * Frees a segment: unpublishes it and releases its id, then its memory.
+ * A block of a team heap goes back to its chunk and a registration on the
+ * team's dynamic window is detached, both locally (this unit's RMA on it
+ * completed first); only a segment with windows of its own frees them,
+ * collectively. func: the public call, for the watchdog and the log (as
+ * in every internal function below that takes one).
+ */
 DART__HIDDEN dart_ret_t dart__segment_destroy(const char *func,
                                               dart__segment_t *seg);
 

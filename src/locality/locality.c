@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../dart_team.h"
+#include "dart_team.h"
 #include "locality_internal.h"
 
 #define HOST_MAX DART_LOCALITY_HOST_MAX_SIZE

@@ -16,7 +16,7 @@
 #include <dash/dart/if/dart_team_group.h>
 #include <dash/dart/if/dart_types.h>
 
-#include "../dart_log.h"
+#include "dart_log.h"
 
 /* Locality data of one team (team->locality). */
 struct dart__locality {

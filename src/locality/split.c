@@ -4,7 +4,7 @@
  */
 #include <stdlib.h>
 
-#include "../dart_group_set.h"
+#include "dart_group_set.h"
 #include "locality_internal.h"
 
 /* New group: the members of g that lie in doms[first..last). */

@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../dart_team.h"
-#include "../dart_watch.h"
+#include "dart_team.h"
+#include "dart_watch.h"
 
 /*
  * Global state of a lock: one collective allocation holding a record of
@@ -21,8 +21,12 @@
  *  NEXT  team id of the unit queued behind the owner of the record, -1;
  *  FLAG  1 while the owner of the record waits for the lock, 0 once its
  *        predecessor has handed the lock over.
- * Every access goes through DART atomics (also on the caller's own
- * record), so the protocol works on any window type and target.
+ * Each unit writes its own record once with a blocking put
+ * (dart__mcs_init_record; a team barrier follows before any other access);
+ * after that every access is a DART atomic completed by dart_flush, also
+ * on the caller's own record: loads are fetch-and-op DART_OP_NO_OP, stores
+ * DART_OP_REPLACE, plus compare-and-swap on TAIL. No plain load or store,
+ * so the protocol works on any window type and target.
  */
 enum { DART__MCS_TAIL = 0, DART__MCS_NEXT = 1, DART__MCS_FLAG = 2 };
 #define DART__MCS_WORDS 4

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <strings.h>
 
-#include "../dart_segment.h"
+#include "dart_segment.h"
 #include "lock_internal.h"
 
 /* Team unit that holds the TAIL of the next lock created on `team`. */

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../dart_log.h"
+#include "dart_log.h"
 
 #define DART__REG_SLOT_BITS 20
 #define DART__REG_CHUNK_BITS 10

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "../dart_log.h"
+#include "dart_log.h"
 #include "registry.h"
 
 /* Logs an error attributed to the public function `func`. */

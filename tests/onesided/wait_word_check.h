@@ -1,5 +1,5 @@
 /*
- * Checks of the process-wide wait word (src/dart_watch.h) for tests linked
+ * Checks of the process-wide wait word (src/base/dart_watch.h) for tests linked
  * with the static library: the low 16 bits count waits under way, each
  * finished wait adds 1 << 16 in all. Lost updates between threads would
  * leave a remainder in the low bits or a wrong count.

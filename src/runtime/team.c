@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "dart_group_set.h"
+#include "dart_modules.h"
 #include "dart_team.h"
 #include "dart_watch.h"
 
@@ -127,7 +128,7 @@ static dart_ret_t dart__team_build(const char *func, MPI_Comm comm,
   ret = dart__team_build_nodes(func, t);
   if (ret != DART_OK) goto fail;
   dart__team_table[id] = t;
-  ret = dart__globmem_team_init(t);
+  ret = dart__modules_team_init(func, t);
   if (ret != DART_OK) {
     dart__team_table[id] = NULL;
     goto fail;
@@ -144,9 +145,7 @@ fail:
 /* Releases a team: module state first, then communicators. */
 static dart_ret_t dart__team_release(const char *func, dart__team_t *t)
 {
-  dart__locks_team_fini(t);
-  dart__locality_team_fini(t);
-  dart_ret_t ret = dart__globmem_team_fini(func, t);
+  dart_ret_t ret = dart__modules_team_fini(func, t);
   dart__team_table[t->id] = NULL;
   dart__team_free(func, t);
   return ret;

@@ -6,6 +6,7 @@
 #include <dash/dart/if/dart_communication.h>
 #include <dash/dart/if/dart_initialization.h>
 
+#include "dart_modules.h"
 #include "dart_team.h"
 #include "dart_watch.h"
 #include "transport/probe.h"
@@ -150,43 +151,6 @@ static dart_ret_t dart__mpi_start(int *argc, char ***argv, int requested)
   return DART_OK;
 }
 
-/* Subsystems in start order; stopped in reverse by dart__stop. */
-#define DART__STAGES 6
-static dart_ret_t dart__start_subsystems(int *stage)
-{
-  dart_ret_t ret;
-  if ((ret = dart__topology_init()) != DART_OK) return ret;
-  *stage = 1;
-  if ((ret = dart__coll_init()) != DART_OK) return ret;
-  if ((ret = dart__progress_init()) != DART_OK) return ret;
-  *stage = 2;
-  if ((ret = dart__types_init()) != DART_OK) return ret;
-  *stage = 3;
-  if ((ret = dart__teams_init()) != DART_OK) return ret;
-  *stage = 4;
-  if ((ret = dart__globmem_init()) != DART_OK) return ret;
-  *stage = 5;
-  if ((ret = dart__locality_init()) != DART_OK) return ret;
-  *stage = 6;
-  dart__watch_init();
-  return DART_OK;
-}
-
-static dart_ret_t dart__stop_subsystems(int stage)
-{
-  dart_ret_t ret = DART_OK;
-  dart__watch_fini();
-  /* Requests of released handles end before any window is freed. */
-  if (stage >= 5) dart__handles_fini();
-  if (stage >= 5) dart__locality_fini();
-  if (stage >= 4) dart__globmem_fini();
-  if (stage >= 3) ret = dart__teams_fini();
-  if (stage >= 2) dart__types_fini();
-  if (stage >= 2) dart__progress_fini();
-  if (stage >= 1) dart__topology_fini();
-  return ret;
-}
-
 static void dart__mpi_stop(void)
 {
   if (dart__g.comm != MPI_COMM_NULL)
@@ -213,12 +177,12 @@ static dart_ret_t dart__init(int *argc, char ***argv, int requested,
   dart__g.multithreaded =
       user_threads && dart__g.thread_level == MPI_THREAD_MULTIPLE;
   dart__g.initialized = true; /* subsystems use the public API */
-  int stage = 0;
-  ret = dart__start_subsystems(&stage);
+  size_t started = 0;
+  ret = dart__modules_start(&started);
   if (ret != DART_OK) {
     DART_LOG_ERROR("initialization failed (%s)", dart__strerror(ret));
-    dart__explain_init_failure(stage);
-    dart__stop_subsystems(stage);
+    dart__explain_init_failure(dart__modules_stage(started - 1));
+    dart__modules_stop(started);
     dart__g.initialized = false;
     dart__mpi_stop();
     return ret;
@@ -258,7 +222,7 @@ dart_ret_t dart_exit(void)
 {
   DART__CHECK(dart__g.initialized, DART_ERR_OTHER, "DART is not initialized");
   dart_ret_t ret = dart_barrier(DART_TEAM_ALL);
-  dart_ret_t r2 = dart__stop_subsystems(DART__STAGES);
+  dart_ret_t r2 = dart__modules_stop(dart__nmodules);
   if (ret == DART_OK) ret = r2;
   dart__g.initialized = false;
   dart__mpi_stop();

@@ -128,7 +128,7 @@ void dart__env_write_markdown(FILE *out)
 {
   fprintf(out,
           "# DART environment variables\n\n"
-          "<!-- Generated from the table in src/dart_env.h by "
+          "<!-- Generated from the table in src/base/dart_env.h by "
           "`dart-env-doc`; a test keeps this file in sync. -->\n\n"
           "All knobs are read once in `dart_init`. Set `DART_VERBOSE=1` to "
           "print the effective values on unit 0.\n"

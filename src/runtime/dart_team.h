@@ -63,14 +63,15 @@ static inline bool dart__team_unit_is_local_node(const dart__team_t *t, int u)
   return t->unit_node[u] == t->unit_node[t->myid];
 }
 
-/* Init/teardown of DART_TEAM_ALL and the team table (called by dart_init). */
+/* Init/teardown of DART_TEAM_ALL and the team table (module "teams"). */
 DART__HIDDEN dart_ret_t dart__teams_init(void);
 DART__HIDDEN dart_ret_t dart__teams_fini(void);
 
 /*
  * Module hooks run on every team at creation (after the communicators
- * exist) and at destruction (before they are freed), collectively.
- * Implemented by the global-memory, lock and locality modules.
+ * exist) and at destruction (before they are freed), collectively, from
+ * the module table (modules.c, dart_modules.h). Implemented by the
+ * global-memory, lock and locality modules.
  */
 DART__HIDDEN dart_ret_t dart__globmem_team_init(dart__team_t *team);
 DART__HIDDEN dart_ret_t dart__globmem_team_fini(const char *func,
@@ -78,7 +79,8 @@ DART__HIDDEN dart_ret_t dart__globmem_team_fini(const char *func,
 DART__HIDDEN void dart__locks_team_fini(dart__team_t *team);
 DART__HIDDEN void dart__locality_team_fini(dart__team_t *team);
 
-/* Subsystem init/fini hooks called from dart_init / dart_exit, in order. */
+/* Module init/fini hooks run by dart_init / dart_exit from the module
+ * table (modules.c), which holds their order. */
 DART__HIDDEN dart_ret_t dart__types_init(void);
 DART__HIDDEN void dart__types_fini(void);
 DART__HIDDEN dart_ret_t dart__globmem_init(void); /* after teams_init */

@@ -1,0 +1,56 @@
+/* Internal: the modules the runtime starts, stops and runs on every team. */
+#ifndef DART__MODULES_H
+#define DART__MODULES_H
+
+#include <stddef.h>
+
+#include "dart_team.h"
+
+/*
+ * One module as the runtime sees it; any hook may be NULL (skipped).
+ * dart_init runs init in table order and dart_exit fini in reverse. Every
+ * team runs team_init in table order when it is built (its communicators
+ * exist) and team_fini in reverse when it is released (before they are
+ * freed), collectively on its members; func names the public call for the
+ * watchdog and the log. A module whose init (team_init) fails is stopped
+ * too: its fini (team_fini) undoes a partial start.
+ */
+typedef struct dart__module {
+  const char *name;
+  dart_ret_t (*init)(void);
+  dart_ret_t (*fini)(void);
+  dart_ret_t (*team_init)(dart__team_t *team);
+  dart_ret_t (*team_fini)(const char *func, dart__team_t *team);
+} dart__module_t;
+
+/* Number of modules in the table (modules.c, in start order). */
+extern const size_t dart__nmodules DART__HIDDEN;
+
+/*
+ * Runs the modules' init in order until one fails. *started: how many
+ * inits ran, the failing one included (the count to pass to
+ * dart__modules_stop).
+ */
+DART__HIDDEN dart_ret_t dart__modules_start(size_t *started);
+
+/* Runs fini of the first `started` modules in reverse; the first failure. */
+DART__HIDDEN dart_ret_t dart__modules_stop(size_t started);
+
+/*
+ * Stage reached by a start that failed in module `failed`: the modules
+ * before it that have a fini. This is the numbering of the call list the
+ * table replaced (dart__explain_init_failure: 4 = teams up, global memory
+ * failed); it holds as long as the table keeps that list's order.
+ */
+DART__HIDDEN int dart__modules_stage(size_t failed);
+
+/* Runs team_init of every module on a new team, in order; on a failure,
+ * team_fini of the modules up to the failing one, in reverse. */
+DART__HIDDEN dart_ret_t dart__modules_team_init(const char *func,
+                                                dart__team_t *team);
+
+/* Runs team_fini of every module in reverse; the first failure. */
+DART__HIDDEN dart_ret_t dart__modules_team_fini(const char *func,
+                                                dart__team_t *team);
+
+#endif /* DART__MODULES_H */

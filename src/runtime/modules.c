@@ -1,0 +1,158 @@
+/*
+ * The module table: what dart_init starts, dart_exit stops and every team
+ * creation and destruction runs, in one place (dart_modules.h).
+ */
+#include "dart_modules.h"
+#include "dart_watch.h"
+
+/* Hooks that cannot fail, in the table's signatures. */
+static dart_ret_t topology_fini(void)
+{
+  dart__topology_fini();
+  return DART_OK;
+}
+
+static dart_ret_t progress_fini(void)
+{
+  dart__progress_fini();
+  return DART_OK;
+}
+
+static dart_ret_t types_fini(void)
+{
+  dart__types_fini();
+  return DART_OK;
+}
+
+static dart_ret_t globmem_fini(void)
+{
+  dart__globmem_fini();
+  return DART_OK;
+}
+
+static dart_ret_t locality_fini(void)
+{
+  dart__locality_fini();
+  return DART_OK;
+}
+
+static dart_ret_t locality_team_fini(const char *func, dart__team_t *team)
+{
+  (void)func;
+  dart__locality_team_fini(team);
+  return DART_OK;
+}
+
+static dart_ret_t handles_fini(void)
+{
+  dart__handles_fini();
+  return DART_OK;
+}
+
+static dart_ret_t locks_team_fini(const char *func, dart__team_t *team)
+{
+  (void)func;
+  dart__locks_team_fini(team);
+  return DART_OK;
+}
+
+static dart_ret_t watch_init(void)
+{
+  dart__watch_init();
+  return DART_OK;
+}
+
+static dart_ret_t watch_fini(void)
+{
+  dart__watch_fini();
+  return DART_OK;
+}
+
+/*
+ * In start order, the order dart_init has always used: teams need the
+ * node topology, global memory and locality build on DART_TEAM_ALL. At
+ * exit the watchdog stops first, and the requests of released handles
+ * complete before locality and global memory are torn down and before any
+ * window is freed. A team is released locks first (their memory is
+ * freed), then its locality, then its segments and heaps.
+ */
+static const dart__module_t modules[] = {
+    /* {name, init, fini, team_init, team_fini} */
+    {"topology", dart__topology_init, topology_fini, NULL, NULL},
+    {"coll", dart__coll_init, NULL, NULL, NULL},
+    {"progress", dart__progress_init, progress_fini, NULL, NULL},
+    {"types", dart__types_init, types_fini, NULL, NULL},
+    {"teams", dart__teams_init, dart__teams_fini, NULL, NULL},
+    {"globmem", dart__globmem_init, globmem_fini, dart__globmem_team_init,
+     dart__globmem_team_fini},
+    {"locality", dart__locality_init, locality_fini, NULL, locality_team_fini},
+    {"handles", NULL, handles_fini, NULL, NULL},
+    {"locks", NULL, NULL, NULL, locks_team_fini},
+    {"watch", watch_init, watch_fini, NULL, NULL},
+};
+
+const size_t dart__nmodules = sizeof modules / sizeof modules[0];
+
+dart_ret_t dart__modules_start(size_t *started)
+{
+  for (size_t i = 0; i < dart__nmodules; i++) {
+    *started = i + 1;
+    if (modules[i].init == NULL) continue;
+    dart_ret_t ret = modules[i].init();
+    if (ret != DART_OK) {
+      DART_LOG_DEBUG("module %s failed to start", modules[i].name);
+      return ret;
+    }
+  }
+  return DART_OK;
+}
+
+dart_ret_t dart__modules_stop(size_t started)
+{
+  dart_ret_t ret = DART_OK;
+  for (size_t i = started; i-- > 0;) {
+    if (modules[i].fini == NULL) continue;
+    dart_ret_t r = modules[i].fini();
+    if (ret == DART_OK) ret = r;
+  }
+  return ret;
+}
+
+int dart__modules_stage(size_t failed)
+{
+  int stage = 0;
+  for (size_t i = 0; i < failed && i < dart__nmodules; i++)
+    stage += modules[i].fini != NULL;
+  return stage;
+}
+
+/* team_fini of the first n modules in reverse; the first failure. */
+static dart_ret_t team_fini_first(const char *func, dart__team_t *team,
+                                  size_t n)
+{
+  dart_ret_t ret = DART_OK;
+  for (size_t i = n; i-- > 0;) {
+    if (modules[i].team_fini == NULL) continue;
+    dart_ret_t r = modules[i].team_fini(func, team);
+    if (ret == DART_OK) ret = r;
+  }
+  return ret;
+}
+
+dart_ret_t dart__modules_team_init(const char *func, dart__team_t *team)
+{
+  for (size_t i = 0; i < dart__nmodules; i++) {
+    if (modules[i].team_init == NULL) continue;
+    dart_ret_t ret = modules[i].team_init(team);
+    if (ret != DART_OK) {
+      team_fini_first(func, team, i + 1);
+      return ret;
+    }
+  }
+  return DART_OK;
+}
+
+dart_ret_t dart__modules_team_fini(const char *func, dart__team_t *team)
+{
+  return team_fini_first(func, team, dart__nmodules);
+}
