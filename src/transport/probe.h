@@ -86,6 +86,10 @@ DART__HIDDEN bool dart__caps_shared_windows(MPI_Comm node);
 /* Records the node's agreed answer (for the capability table). */
 DART__HIDDEN void dart__caps_set_shared(bool ok);
 
+/* Whether MPI atomics between nodes can deadlock inside the MPI without
+ * a progress thread (a known fault recognised from the component). */
+DART__HIDDEN bool dart__caps_atomics_need_progress(void);
+
 /* Prints the capability table and the chosen paths (DART_VERBOSE). */
 DART__HIDDEN void dart__caps_print(FILE *out);
 

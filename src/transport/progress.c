@@ -124,6 +124,13 @@ dart_ret_t dart__progress_init(void)
                    "drive progress",
                    dart__g.thread_level);
     progress_allowed = false;
+    if (dart__g.myid == 0 && dart__g.num_nodes > 1 &&
+        dart__caps_atomics_need_progress())
+      DART_LOG_WARN("MPI below MPI_THREAD_MULTIPLE leaves DART without its "
+                    "progress thread, and Open MPI's osc/ucx can deadlock on "
+                    "contended atomics between nodes without one (locks, "
+                    "counters): initialize MPI with MPI_THREAD_MULTIPLE, or "
+                    "select OMPI_MCA_osc=sm,pt2pt");
   }
   if (mode == PROGRESS_THREAD) {
     pthread_mutex_lock(&progress_mutex);
