@@ -389,10 +389,7 @@ dart_ret_t dart__caps_probe(MPI_Comm comm, int size, int rank)
 void dart__caps_print(FILE *out)
 {
   const dart__caps_t *c = &dart__caps;
-  static const char *const mode[] = {"native",
-                                     "restricted (CAS loops, lock "
-                                     "word)",
-                                     "lock word"};
+  static const char *const mode[] = {"native", "restricted", "lock word"};
   fprintf(out, "DART: MPI capabilities (%s):\n",
           c->ran ? "probed, agreed by all units"
                  : "one unit: nothing to probe");
@@ -404,7 +401,9 @@ void dart__caps_print(FILE *out)
                                               : "NO");
   fprintf(out, "DART:   window components: create '%s', dynamic '%s'\n",
           c->osc_create, c->osc_dynamic);
-  fprintf(out, "DART: paths: MPI atomics %s%s; registrations %s\n",
+  fprintf(out,
+          "DART: paths: MPI atomics %s%s; registrations %s (restricted: "
+          "native integer set, CAS loops, lock word)\n",
           mode[c->atomics],
           component_crashes_in_cas(c->osc_create)
               ? " (lock word on osc/rdma windows)"
