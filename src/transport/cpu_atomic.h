@@ -71,4 +71,13 @@ DART__HIDDEN int dart__cpu_cas(void *target, const void *value,
 DART__HIDDEN int dart__atomic_combine(void *out, const void *a, const void *b,
                                       dart_datatype_t t, dart_operation_t op);
 
+/*
+ * Non-atomic target[i] = target[i] op values[i] for i < nelem (cpu_bulk.c:
+ * plain vectorizable loops, same results as dart__atomic_combine); the
+ * caller holds the target's gate. values need not be aligned. -1 if t or
+ * op is not supported.
+ */
+DART__HIDDEN int dart__cpu_bulk(void *target, const void *values, size_t nelem,
+                                dart_datatype_t t, dart_operation_t op);
+
 #endif /* DART__ONESIDED_CPU_ATOMIC_H */
