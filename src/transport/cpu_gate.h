@@ -40,7 +40,7 @@
 
 /* Largest accumulate (elements) applied by CPU atomics under an
  * announcement; larger ones take the gate and run a plain loop. */
-#define DART__GATE_SINGLE_MAX 4
+#define DART__GATE_SINGLE_MAX 2
 /* Bytes of a bulk accumulate applied per tenure of the gate. */
 #define DART__GATE_CHUNK ((size_t)64 << 10)
 
