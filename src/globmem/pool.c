@@ -47,7 +47,13 @@ static size_t pool_bytes(size_t requested)
 
 /* ---- dart_memalloc pool ------------------------------------------------ */
 
-/* DART's page in front of every pool portion (lock word at its start). */
+/*
+ * DART's page in front of every pool portion, reached by node peers by
+ * load/store and by everybody through MPI:
+ *   bytes 0-7     the lock word of emulated atomics (transport/atomic.c)
+ *   bytes 64-     the accumulate gate and the announcement slots of node
+ *                 peers (transport/cpu_gate.h), cache-line aligned
+ */
 #define POOL_RESERVED ((size_t)4096)
 
 static dart__segment_t *pool_seg;
@@ -237,9 +243,12 @@ dart_ret_t dart__globmem_init(void)
   __atomic_store_n((int64_t *)(void *)(pool_seg->base - POOL_RESERVED), 0,
                    __ATOMIC_SEQ_CST);
   dart__atomic_set_lock_words(pool_seg, POOL_RESERVED);
+  ret = dart__cpu_gate_set(pool_seg, POOL_RESERVED);
+  if (ret != DART_OK) return ret;
   ret = grow_init(all, bytes);
   if (ret != DART_OK) return ret;
-  DART__MPI(MPI_Barrier(all->comm)); /* zeroed before anybody locks it */
+  /* zeroed before anybody locks it or takes its gate */
+  DART__MPI(MPI_Barrier(all->comm));
   DART_LOG_DEBUG("local pool: %zu bytes per unit", bytes);
   return DART_OK;
 }
@@ -248,6 +257,7 @@ void dart__globmem_fini(void)
 {
   grow_fini();
   dart__atomic_set_lock_words(NULL, 0);
+  dart__cpu_gate_set(NULL, 0);
   if (pool_seg != NULL) dart__segment_destroy("dart_exit", pool_seg);
   pool_seg = NULL;
   dart__buddy_destroy(pool.buddy);

@@ -6,11 +6,14 @@
  * atomic accesses to a location use the same mechanism: segments of a
  * team on a single node (seg->cpu_atomics) use CPU atomic instructions on
  * the shared mapping; all others use MPI atomics on the RMA window, for
- * every target including the caller itself.
+ * every target including the caller itself. On mapped memory, single
+ * ops announce themselves at the target's accumulate gate and bulk
+ * accumulates take it and run plain loops (transport/cpu_gate.h).
  */
 #include <pthread.h>
 
 #include "transport/cpu_atomic.h"
+#include "transport/cpu_gate.h"
 #include "onesided/onesided.h"
 
 /* MPI op of every (predefined op, basic type) pair valid for atomics, as
@@ -108,6 +111,12 @@ static inline dart_ret_t atomic_target(const char *func, dart_gptr_t gptr,
   return DART_OK;
 }
 
+/* Global id of the target unit (its accumulate gate). */
+static inline int global_unit(const dart__target_t *t)
+{
+  return t->seg->team->l2g[t->unit];
+}
+
 /* Common body of both accumulate calls. */
 static dart_ret_t accumulate(const char *func, dart_gptr_t gptr,
                              const void *values, size_t nelem,
@@ -125,7 +134,8 @@ static dart_ret_t accumulate(const char *func, dart_gptr_t gptr,
   ret = atomic_target(func, gptr, nelem, esz, &t);
   if (ret != DART_OK) return ret;
   if (t.seg->cpu_atomics) {
-    if (dart__cpu_atomic(t.local, values, NULL, nelem, esz, dtype, op) != 0)
+    if (dart__cpu_accumulate(func, global_unit(&t), t.local, values, nelem, esz,
+                             dtype, op) != 0)
       return unsupported(func, dtype);
     dart__shm_mark_atomic();
     return DART_OK;
@@ -168,8 +178,11 @@ fetch_and_op_slow(dart_gptr_t gptr, const void *value, void *result,
   ret = atomic_target(func, gptr, 1, ty->base_size, &t);
   if (ret != DART_OK) return ret;
   if (t.seg->cpu_atomics) {
-    if (dart__cpu_atomic(t.local, value, result, 1, ty->base_size, dtype, op))
-      return unsupported(func, dtype);
+    uint32_t *slot = dart__gate_enter(func, global_unit(&t));
+    int rc =
+        dart__cpu_atomic(t.local, value, result, 1, ty->base_size, dtype, op);
+    dart__gate_leave(slot);
+    if (rc != 0) return unsupported(func, dtype);
     dart__shm_mark_atomic();
     return DART_OK;
   }
@@ -192,9 +205,14 @@ dart_ret_t dart_fetch_and_op(dart_gptr_t gptr, const void *value, void *result,
     dart__segment_t *seg = NULL;
     char *p = dart__segment_fast(gptr, esz, &seg);
     if (__builtin_expect(p != NULL && ((uintptr_t)p & (esz - 1)) == 0 &&
-                             seg->cpu_atomics,
-                         1) &&
-        dart__cpu_atomic_fast(p, value, result, esz, dtype, op)) {
+                             seg->cpu_atomics && dart__cpu_atomic_fast_op(op),
+                         1)) {
+      uint32_t *slot = dart__gate_enter("dart_fetch_and_op",
+                                        gptr.teamid == DART_TEAM_ALL
+                                            ? gptr.unitid
+                                            : seg->team->l2g[gptr.unitid]);
+      dart__cpu_atomic_fast(p, value, result, esz, dtype, op);
+      dart__gate_leave(slot);
       dart__shm_mark_atomic();
       return DART_OK;
     }
@@ -218,8 +236,11 @@ dart_ret_t dart_compare_and_swap(dart_gptr_t gptr, const void *value,
   dart_ret_t ret = atomic_target(__func__, gptr, 1, ty->base_size, &t);
   if (__builtin_expect(ret != DART_OK, 0)) return ret;
   if (t.seg->cpu_atomics) {
-    if (dart__cpu_cas(t.local, value, compare, result, ty->base_size, dtype))
-      return unsupported(__func__, dtype);
+    uint32_t *slot = dart__gate_enter(__func__, global_unit(&t));
+    int rc =
+        dart__cpu_cas(t.local, value, compare, result, ty->base_size, dtype);
+    dart__gate_leave(slot);
+    if (rc != 0) return unsupported(__func__, dtype);
     dart__shm_mark_atomic();
     return DART_OK;
   }

@@ -17,14 +17,18 @@
 #define SEQ __ATOMIC_SEQ_CST
 #define RLX __ATOMIC_RELAXED
 
-/* a op b for arithmetic types; integers use unsigned wrap-around. */
+/* a op b for arithmetic types; integers use unsigned wrap-around (the
+ * product in unsigned long long: unsigned short operands would be
+ * promoted to int and overflow it). */
 #define ARITH_COMBINE(T, U, a, b, op, is_int)                                  \
   do {                                                                         \
     switch (op) {                                                              \
     case DART_OP_MIN: return (a) < (b) ? (a) : (b);                            \
     case DART_OP_MAX: return (a) > (b) ? (a) : (b);                            \
     case DART_OP_SUM: return is_int ? (T)((U)(a) + (U)(b)) : (T)((a) + (b));   \
-    case DART_OP_PROD: return is_int ? (T)((U)(a) * (U)(b)) : (T)((a) * (b));  \
+    case DART_OP_PROD:                                                         \
+      return is_int ? (T)(U)((unsigned long long)(U)(a) * (U)(b))              \
+                    : (T)((a) * (b));                                          \
     case DART_OP_LAND: return (T)((a) && (b));                                 \
     case DART_OP_LOR: return (T)((a) || (b));                                  \
     case DART_OP_LXOR: return (T)(!(a) != !(b));                               \

@@ -27,6 +27,20 @@ DART__HIDDEN int dart__cpu_atomic(void *target, const void *values, void *old,
                                   size_t nelem, size_t esz, dart_datatype_t t,
                                   dart_operation_t op);
 
+/* Does dart__cpu_atomic_fast handle op (for its integer types)? */
+static inline bool dart__cpu_atomic_fast_op(dart_operation_t op)
+{
+  switch (op) {
+  case DART_OP_SUM:
+  case DART_OP_BAND:
+  case DART_OP_BOR:
+  case DART_OP_BXOR:
+  case DART_OP_REPLACE:
+  case DART_OP_NO_OP: return true;
+  default: return false;
+  }
+}
+
 /*
  * Inline fast path of dart__cpu_atomic for one 4- or 8-byte integer
  * element and the ops with a single instruction; returns false (nothing
@@ -70,5 +84,14 @@ DART__HIDDEN int dart__cpu_cas(void *target, const void *value,
  * atomics on top of MPI compare-and-swap or a lock); -1 if unsupported. */
 DART__HIDDEN int dart__atomic_combine(void *out, const void *a, const void *b,
                                       dart_datatype_t t, dart_operation_t op);
+
+/*
+ * Non-atomic target[i] = target[i] op values[i] for i < nelem (cpu_bulk.c:
+ * plain vectorizable loops, same results as dart__atomic_combine); the
+ * caller holds the target's gate. values need not be aligned. -1 if t or
+ * op is not supported.
+ */
+DART__HIDDEN int dart__cpu_bulk(void *target, const void *values, size_t nelem,
+                                dart_datatype_t t, dart_operation_t op);
 
 #endif /* DART__ONESIDED_CPU_ATOMIC_H */

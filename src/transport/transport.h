@@ -135,6 +135,17 @@ DART__HIDDEN dart_ret_t dart__mpi_atomic(const char *func,
 DART__HIDDEN void dart__atomic_set_lock_words(const dart__segment_t *seg,
                                               size_t back);
 
+/*
+ * Where the accumulate gates are (transport/cpu_gate.h), set by the
+ * memory layer: in the same page of `back` bytes in front of every
+ * unit's portion of seg (the dart_memalloc pool), after the lock word.
+ * Clears the caller's own gate and slots; a barrier must follow before
+ * any atomic. NULL when the pool is gone (atomics on mapped memory are
+ * then per element, without the gate). DART_ERR_NOMEM if out of memory.
+ */
+DART__HIDDEN dart_ret_t dart__cpu_gate_set(const dart__segment_t *seg,
+                                           size_t back);
+
 /* Compare-and-swap of one integer element on the MPI path, flushed. */
 DART__HIDDEN dart_ret_t dart__mpi_cas(const char *func, const dart__target_t *t,
                                       const void *val, const void *cmp,
