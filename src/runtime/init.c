@@ -105,19 +105,9 @@ static void dart__route_around_mpi_bugs(int mpi_already_initialized)
  */
 static void dart__explain_init_failure(int stage)
 {
-#ifdef OPEN_MPI
-  if (stage == 4 && !dart__g.mpi_owned && dart__g.num_nodes > 1 &&
-      dart__env.sim_node_size == 0 && getenv("OMPI_MCA_osc") == NULL)
-    DART_LOG_ERROR(
-        "Open MPI was initialized by the application and the units span %d "
-        "nodes: if a window failed with MPI_ERR_WIN, the only one-sided "
-        "component between nodes is osc/rdma, which needs an RDMA network "
-        "(not btl/tcp); set OMPI_MCA_osc=ucx (or ^rdma) before the "
-        "application starts",
-        dart__g.num_nodes);
-#else
-  (void)stage;
-#endif
+  const char *hint = dart__caps_spanning_hint();
+  if (stage == 4 && hint != NULL)
+    DART_LOG_ERROR("if a window failed with MPI_ERR_WIN: %s", hint);
 }
 
 static dart_ret_t dart__mpi_start(int *argc, char ***argv, int requested)

@@ -301,7 +301,7 @@ static void choose_paths(dart__caps_t *c)
  * started by the application under Debian's defaults ("osc = ^ucx,pt2pt"),
  * osc/rdma is the only component between nodes, and it needs an RDMA
  * network (docs/multihost.md). A hint only: no path depends on it. */
-static const char *spanning_hint(void)
+const char *dart__caps_spanning_hint(void)
 {
 #ifdef OPEN_MPI
   if (!dart__g.mpi_owned && dart__g.num_nodes > 1 &&
@@ -319,7 +319,7 @@ static const char *spanning_hint(void)
  * osc/rdma between nodes over TCP). */
 static dart_ret_t no_windows(void)
 {
-  const char *hint = spanning_hint();
+  const char *hint = dart__caps_spanning_hint();
   if (hint != NULL) {
     dart__log(DART__LOG_ERROR, "dart_init",
               "the MPI creates no RMA window between the units "

@@ -90,6 +90,11 @@ DART__HIDDEN void dart__caps_set_shared(bool ok);
  * a progress thread (a known fault recognised from the component). */
 DART__HIDDEN bool dart__caps_atomics_need_progress(void);
 
+/* Why windows spanning nodes may fail and what to set (Open MPI started
+ * by the application under Debian's defaults: only osc/rdma between
+ * nodes), or NULL where that does not apply. */
+DART__HIDDEN const char *dart__caps_spanning_hint(void);
+
 /* Prints the capability table and the chosen paths (DART_VERBOSE). */
 DART__HIDDEN void dart__caps_print(FILE *out);
 
