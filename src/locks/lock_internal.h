@@ -25,8 +25,10 @@
  * (dart__mcs_init_record; a team barrier follows before any other access);
  * after that every access is a DART atomic completed by dart_flush, also
  * on the caller's own record: loads are fetch-and-op DART_OP_NO_OP, stores
- * DART_OP_REPLACE, plus compare-and-swap on TAIL. No plain load or store,
- * so the protocol works on any window type and target.
+ * DART_OP_REPLACE, plus compare-and-swap on TAIL. No plain store, so the
+ * protocol works on any window type and target. The one plain load: a
+ * unit waiting on its own record (MPI_WIN_UNIFIED only) watches the word
+ * with loads and confirms a change with a DART atomic (mcs.c, mcs_spin).
  */
 enum { DART__MCS_TAIL = 0, DART__MCS_NEXT = 1, DART__MCS_FLAG = 2 };
 #define DART__MCS_WORDS 4

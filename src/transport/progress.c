@@ -26,7 +26,14 @@
  *     sleeps until the next scheduler tick (4 ms here:
  *     bench/bench_progress, docs/design.md 5.4).
  *     A wait that stays unchanged for a few looks is driven anyway, so a
- *     long or forgotten wait cannot starve the peers. With
+ *     long or forgotten wait cannot starve the peers. Where the MPI's
+ *     atomics need the target's progress (Open MPI osc/ucx: software
+ *     atomics served by the target's default UCX worker, which a thread
+ *     waiting inside MPI_Fetch_and_op or MPI_Win_flush at
+ *     MPI_THREAD_MULTIPLE does not progress), the thread drives at every
+ *     look: with the back-off, 4 units on 2 cores taking MCS locks across
+ *     simulated nodes stalled for 15 to over 120 s (a unit busy with lock
+ *     traffic always looked "waiting"); driving at every look, 0.3 s. With
  *     DART_PROGRESS=auto it starts when the first segment whose memory some
  *     unit reaches through MPI is created (a team spanning nodes, or a
  *     registration on a team of several units, node peers included);
@@ -85,12 +92,15 @@ static void *progress_main(void *arg)
   (void)arg;
   long base =
       dart__env.progress_interval_us > 0 ? dart__env.progress_interval_us : 1;
+  /* Waits inside the MPI's own calls do not serve the peers' atomics. */
+  bool always = dart__caps_atomics_need_progress();
   dart__progress_policy_t pol;
   dart__progress_policy_init(
       &pol, __atomic_load_n(&dart__wait_word, __ATOMIC_RELAXED), base);
   while (!__atomic_load_n(&progress_stop, __ATOMIC_ACQUIRE)) {
     unsigned long now = __atomic_load_n(&dart__wait_word, __ATOMIC_RELAXED);
-    if (dart__progress_policy_step(&pol, now, base)) dart__progress_drive();
+    if (dart__progress_policy_step(&pol, now, base) || always)
+      dart__progress_drive();
     sleep_us(pol.sleep_us);
   }
   return NULL;
