@@ -7,9 +7,12 @@
  *
  * Every MPI RMA operation notes its (team, segment) pair here
  * (dart__segment_mark_mpi). Up to NOTE_MAX distinct pairs are kept per
- * thread; beyond that the thread is marked as overflowed and completion
- * flushes every MPI segment of every team instead. Pairs, not pointers: a
- * segment freed in the meantime is simply no longer found.
+ * thread; noting one more completes the noted ones at once (completing
+ * early is always allowed) and starts the list afresh, so a release only
+ * ever touches segments the thread itself used: never another thread's
+ * segments, which that thread may be freeing, and the dart_memalloc growth
+ * segment like any other. Pairs, not pointers: a segment freed in the
+ * meantime is simply no longer found.
  */
 #include "transport/transport.h"
 
@@ -20,23 +23,12 @@ enum { NOTE_MAX = 32 };
  * the MPI path only, where a __tls_get_addr call does not show. */
 static __thread uint32_t noted[NOTE_MAX];
 static __thread int nnoted;
-static __thread bool overflowed;
+/* A completion on a full list failed: reported by the next release. */
+static __thread dart_ret_t early_ret = DART_OK;
 
 static uint32_t note_key(dart_team_t team, int16_t segid)
 {
   return ((uint32_t)(uint16_t)team << 16) | (uint16_t)segid;
-}
-
-void dart__rma_note(const dart__segment_t *seg)
-{
-  uint32_t key = note_key(seg->team->id, seg->segid);
-  for (int i = nnoted - 1; i >= 0; i--)
-    if (noted[i] == key) return;
-  if (nnoted == NOTE_MAX) {
-    overflowed = true;
-    return;
-  }
-  noted[nnoted++] = key;
 }
 
 typedef struct {
@@ -44,10 +36,8 @@ typedef struct {
   dart_ret_t ret;
 } flush_ctx_t;
 
-static void flush_segment(dart__segment_t *seg, int16_t id, void *arg)
+static void flush_segment(dart__segment_t *seg, flush_ctx_t *c)
 {
-  (void)id;
-  flush_ctx_t *c = arg;
   if (seg == NULL || seg->win == MPI_WIN_NULL ||
       !__atomic_load_n(&seg->mpi_used, __ATOMIC_RELAXED))
     return;
@@ -56,22 +46,37 @@ static void flush_segment(dart__segment_t *seg, int16_t id, void *arg)
     c->ret = DART_ERR_OTHER;
 }
 
-dart_ret_t dart__rma_complete_noted(const char *func)
+/* Completes every noted segment and empties the list. */
+static dart_ret_t complete_list(const char *func)
 {
   flush_ctx_t c = {func, DART_OK};
-  if (overflowed) {
-    for (int team = 0; team <= DART__TEAM_ID_MAX; team++) {
-      dart__segtable_t *tab = dart__segtable_of((dart_team_t)team);
-      if (tab != NULL) dart__segtable_foreach(tab, flush_segment, &c);
-    }
-  } else {
-    for (int i = 0; i < nnoted; i++)
-      flush_segment(dart__segment_get((dart_team_t)(int16_t)(noted[i] >> 16),
-                                      (int16_t)(noted[i] & 0xffffu)),
-                    0, &c);
-  }
+  for (int i = 0; i < nnoted; i++)
+    flush_segment(dart__segment_get((dart_team_t)(int16_t)(noted[i] >> 16),
+                                    (int16_t)(noted[i] & 0xffffu)),
+                  &c);
   nnoted = 0;
-  overflowed = false;
-  dart__shm_complete();
   return c.ret;
+}
+
+void dart__rma_note(const dart__segment_t *seg)
+{
+  uint32_t key = note_key(seg->team->id, seg->segid);
+  for (int i = nnoted - 1; i >= 0; i--)
+    if (noted[i] == key) return;
+  if (nnoted == NOTE_MAX) {
+    dart_ret_t ret = complete_list("dart_lock_release (early completion)");
+    if (ret != DART_OK) early_ret = ret;
+  }
+  noted[nnoted++] = key;
+}
+
+dart_ret_t dart__rma_complete_noted(const char *func)
+{
+  dart_ret_t ret = complete_list(func);
+  if (early_ret != DART_OK) {
+    if (ret == DART_OK) ret = early_ret;
+    early_ret = DART_OK;
+  }
+  dart__shm_complete();
+  return ret;
 }
