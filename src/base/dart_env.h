@@ -62,9 +62,10 @@ typedef enum {
   X(DART_COLL_WAIT, DART__ENV_STR, const char *, coll_wait, "auto",            \
     "How collectives and send/recv wait: yield (non-blocking MPI call and a "  \
     "waiting loop that gives the core away), block (the blocking MPI call: "   \
-    "fastest for small messages, but MPI polls the CPU) or auto (block when "  \
-    "every node runs no more units than it has CPUs, else yield; simulated "   \
-    "nodes count as the real node they share).")                               \
+    "fastest for small messages, but some MPIs poll the CPU) or auto (block "  \
+    "when every node runs no more units than it has CPUs; otherwise the one "  \
+    "of the two that a short probe in dart_init finds faster with this MPI, "  \
+    "ties to block; simulated nodes count as the real node they share).")      \
   X(DART_WATCHDOG, DART__ENV_INT, long, watchdog, "0",                         \
     "Seconds after which a unit waiting inside one DART call prints one line " \
     "saying what it waits for (call, team, segment, target unit, collective "  \
