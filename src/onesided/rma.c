@@ -30,7 +30,11 @@ static dart_ret_t handle_xfer(const char *func, bool put, void *buf,
   }
   h->win = t->seg->win;
   h->unit = t->unit;
+  h->disp = t->disp;
   h->put = put;
+  h->probe = MPI_REQUEST_NULL;
+  h->probed = false;
+  h->flushed = false;
   dart_ret_t ret = dart__mpi_xfer(func, put, buf, t, x, &h->req);
   if (ret != DART_OK) {
     free(h);

@@ -3,15 +3,32 @@
  * handles, and dart_handle_free.
  *
  * A handle exists only for transfers on the MPI path (mapped targets
- * complete at once and give DART_HANDLE_NULL). Puts are always completed
- * remotely, by a flush of their target, also by the *_local calls: MPI may
- * keep a locally complete put queued until the origin enters MPI again
- * (seen with Open MPI's osc/ucx), while DASH's halo exchange waits for its
- * flag puts only locally and the receiver polls its own memory. Completing
- * earlier than required is allowed; the local and remote forms therefore
- * behave alike. A get is complete when its request is (or, for gets that
- * have no request, after MPI_Win_flush_local). Handles are freed and nulled
- * once complete; NULL entries count as complete.
+ * complete at once and give DART_HANDLE_NULL). A get is complete when its
+ * request is (or, for gets that have no request, after
+ * MPI_Win_flush_local). A put is locally complete when its request is and
+ * remotely complete after MPI_Win_flush of its target. Handles are freed
+ * and nulled once complete; NULL entries count as complete.
+ *
+ * Waits block. They complete puts remotely, also dart_wait_local and
+ * dart_waitall_local: MPI may keep a locally complete put queued until the
+ * origin enters MPI again (seen with Open MPI's osc/ucx), while DASH's
+ * halo exchange waits for its flag puts only locally and the receiver
+ * polls its own memory. Completing earlier than required is allowed.
+ *
+ * Tests never block. MPI_Win_flush does: with an MPI whose RMA is served
+ * by the target's progress engine (MPICH's active messages, Open MPI's
+ * osc/pt2pt), it waits as long as the target computes outside MPI, and
+ * MPI-3 has no flush to test. So the tests only flush once the target is
+ * known to have come by: dart_test_local takes the transfer's request
+ * alone (the origin buffer is then free; the put itself completes at a
+ * later flush, lock release or free of its memory), and where a flush is
+ * needed (dart_test on a put, any test on a get without request) a test
+ * first issues a 1-byte MPI_Rget from the transfer's target location, the
+ * probe, and tests it at each call. Once the probe is back, the target has
+ * answered it and with it, in practice, the transfer issued before, so the
+ * flush that follows returns at once; the flush, not the probe, is what
+ * guarantees completion. A test loop therefore finishes as soon as the
+ * target makes progress, and no single call waits for it.
  *
  * Pending handles, the user's and those released by dart_handle_free, are
  * on one list. Freeing a segment (dart_team_memfree, deregistration,
@@ -41,6 +58,29 @@ static dart_ret_t wait_request(const char *func, MPI_Request *req)
   return DART_OK;
 }
 
+/* Non-blocking: *done tells whether *req is done (MPI_REQUEST_NULL is). */
+static dart_ret_t test_request(const char *func, MPI_Request *req, int *done)
+{
+  *done = 1;
+  if (*req == MPI_REQUEST_NULL) return DART_OK;
+  int rc = MPI_Test(req, done, MPI_STATUS_IGNORE);
+  if (rc != MPI_SUCCESS) {
+    dart__mpi_log_error(func, "MPI_Test", rc);
+    return DART_ERR_OTHER;
+  }
+  return DART_OK;
+}
+
+/* The flush h needs: remote for a put, local for a get without request. */
+static dart_ret_t flush_handle(const char *func, dart_handle_t h)
+{
+  dart_ret_t ret =
+      h->put ? dart__flush_target(func, h->win, h->unit)
+             : dart__rma_complete(func, h->seg, h->unit, DART__RMA_FLUSH_LOCAL);
+  if (ret == DART_OK) h->flushed = true;
+  return ret;
+}
+
 /*
  * Completes one non-NULL handle (blocking). flush_put: false when the
  * caller already flushed the put's target after the put was issued.
@@ -48,16 +88,17 @@ static dart_ret_t wait_request(const char *func, MPI_Request *req)
 static dart_ret_t complete(const char *func, dart_handle_t h, bool flush_put)
 {
   if (h->win == MPI_WIN_NULL) return DART_OK; /* done when its segment went */
+  /* a test's probe never outlives its handle */
+  dart_ret_t ret = wait_request(func, &h->probe);
+  if (ret != DART_OK) return ret;
   if (h->put) {
-    dart_ret_t ret =
-        flush_put ? dart__flush_target(func, h->win, h->unit) : DART_OK;
+    if (flush_put && !h->flushed) ret = flush_handle(func, h);
     DART__FENCE();
     /* the flush completed the operation: the request is done */
     return ret == DART_OK ? wait_request(func, &h->req) : ret;
   }
   /* h->win is still its segment's window (a free completes h first) */
-  if (h->by_flush)
-    return dart__rma_complete(func, h->seg, h->unit, DART__RMA_FLUSH_LOCAL);
+  if (h->by_flush) return h->flushed ? DART_OK : flush_handle(func, h);
   return wait_request(func, &h->req);
 }
 
@@ -120,21 +161,46 @@ dart_ret_t dart_waitall_local(dart_handle_t handles[], size_t n)
   return wait_all(__func__, handles, n);
 }
 
-/* Non-blocking check whether h's request is done (true for handles
- * without one). */
-static dart_ret_t request_done(const char *func, dart_handle_t h, int *done)
+/* Issues the probe of h: one byte of its target location, read back. */
+static dart_ret_t issue_probe(const char *func, dart_handle_t h)
 {
-  *done = 1;
-  if (h->req == MPI_REQUEST_NULL) return DART_OK;
-  int rc = MPI_Test(&h->req, done, MPI_STATUS_IGNORE);
+  int rc = MPI_Rget(&h->probe_buf, 1, MPI_BYTE, h->unit, h->disp, 1, MPI_BYTE,
+                    h->win, &h->probe);
   if (rc != MPI_SUCCESS) {
-    dart__mpi_log_error(func, "MPI_Test", rc);
+    dart__mpi_log_error(func, "MPI_Rget", rc);
     return DART_ERR_OTHER;
   }
   return DART_OK;
 }
 
-static dart_ret_t test_one(const char *func, dart_handle_t *handle,
+/*
+ * One non-blocking step towards completing the non-NULL handle h, locally
+ * or (remote) also remotely; *done tells whether h is complete so. Its
+ * state (request, probe, flush) persists from call to call.
+ */
+static dart_ret_t advance(const char *func, dart_handle_t h, bool remote,
+                          int *done)
+{
+  *done = 1;
+  if (h->win == MPI_WIN_NULL) return DART_OK; /* done when its segment went */
+  dart_ret_t ret = test_request(func, &h->req, done);
+  bool needs_flush = h->by_flush || (remote && h->put);
+  if (ret != DART_OK || !*done || !needs_flush || h->flushed) return ret;
+  if (!h->probed) {
+    if (h->probe == MPI_REQUEST_NULL) {
+      ret = issue_probe(func, h);
+      if (ret != DART_OK) return ret;
+    }
+    ret = test_request(func, &h->probe, done);
+    if (ret != DART_OK || !*done) return ret;
+    h->probed = true;
+  }
+  ret = flush_handle(func, h);
+  if (h->put) DART__FENCE();
+  return ret;
+}
+
+static dart_ret_t test_one(const char *func, dart_handle_t *handle, bool remote,
                            int32_t *result)
 {
   DART__CHECK_NOTNULL(result);
@@ -144,53 +210,61 @@ static dart_ret_t test_one(const char *func, dart_handle_t *handle,
     return DART_OK;
   }
   int done = 0;
-  dart_ret_t ret = request_done(func, *handle, &done);
+  dart_ret_t ret = advance(func, *handle, remote, &done);
   if (ret != DART_OK || !done) return ret;
-  ret = wait_one(func, handle);
-  if (ret == DART_OK) *result = 1;
-  return ret;
+  release(*handle);
+  *handle = DART_HANDLE_NULL;
+  *result = 1;
+  return DART_OK;
 }
 
 dart_ret_t dart_test_local(dart_handle_t *handle, int32_t *result)
 {
-  return test_one(__func__, handle, result);
+  return test_one(__func__, handle, false, result);
 }
 
 dart_ret_t dart_test(dart_handle_t *handleptr, int32_t *is_finished)
 {
-  return test_one(__func__, handleptr, is_finished);
+  return test_one(__func__, handleptr, true, is_finished);
 }
 
 /*
- * All-or-nothing test: handles are only freed (and nulled) when every
- * request is done; otherwise no handle pointer is modified (a request
- * found done is released by MPI and counts as done later).
+ * All-or-nothing test: every handle is advanced, but handles are only
+ * freed (and nulled) when all of them are complete; otherwise no handle
+ * pointer is modified (the progress made is kept in the handles).
  */
 static dart_ret_t test_all(const char *func, dart_handle_t *handles, size_t n,
-                           int32_t *result)
+                           bool remote, int32_t *result)
 {
   DART__CHECK_NOTNULL(result);
   *result = 0;
+  bool all = true;
   for (size_t i = 0; handles != NULL && i < n; i++) {
     if (handles[i] == DART_HANDLE_NULL) continue;
     int done = 0;
-    dart_ret_t ret = request_done(func, handles[i], &done);
-    if (ret != DART_OK || !done) return ret;
+    dart_ret_t ret = advance(func, handles[i], remote, &done);
+    if (ret != DART_OK) return ret;
+    if (!done) all = false;
   }
-  dart_ret_t ret = wait_all(func, handles, n);
-  if (ret == DART_OK) *result = 1;
-  return ret;
+  if (!all) return DART_OK;
+  for (size_t i = 0; handles != NULL && i < n; i++) {
+    if (handles[i] == DART_HANDLE_NULL) continue;
+    release(handles[i]);
+    handles[i] = DART_HANDLE_NULL;
+  }
+  *result = 1;
+  return DART_OK;
 }
 
 dart_ret_t dart_testall_local(dart_handle_t handles[], size_t n,
                               int32_t *result)
 {
-  return test_all(__func__, handles, n, result);
+  return test_all(__func__, handles, n, false, result);
 }
 
 dart_ret_t dart_testall(dart_handle_t handles[], size_t n, int32_t *is_finished)
 {
-  return test_all(__func__, handles, n, is_finished);
+  return test_all(__func__, handles, n, true, is_finished);
 }
 
 /*
@@ -245,16 +319,18 @@ static void release(dart_handle_t h)
   free(h);
 }
 
-/* Frees released handles whose request is done (lock held). */
+/* Frees released handles whose requests are done (lock held). */
 static int reap_orphans(void)
 {
   int rc = MPI_SUCCESS;
   for (dart_handle_t h = pending, next; h != NULL; h = next) {
     next = h->next;
     if (!h->orphan) continue;
-    int done = 0;
+    int done = 0, probed = 0;
     if (rc == MPI_SUCCESS) rc = MPI_Test(&h->req, &done, MPI_STATUS_IGNORE);
-    if (done) {
+    if (rc == MPI_SUCCESS && done)
+      rc = MPI_Test(&h->probe, &probed, MPI_STATUS_IGNORE);
+    if (done && probed) {
       unlink_handle(h);
       free(h);
     }
@@ -278,6 +354,7 @@ static void complete_matching(const char *func,
       free(h);
     } else {
       h->req = MPI_REQUEST_NULL;
+      h->probe = MPI_REQUEST_NULL;
       h->win = MPI_WIN_NULL;
     }
   }
@@ -316,8 +393,10 @@ dart_ret_t dart_handle_free(dart_handle_t *handle)
   dart_handle_t h = *handle;
   *handle = DART_HANDLE_NULL;
   /* A transfer without request is covered by later flushes and by the
-   * free of its window; one with a request stays listed until done. */
-  if (h->req == MPI_REQUEST_NULL || !h->linked) {
+   * free of its window; one with a request (or a probe of a test) stays
+   * listed until done. */
+  if ((h->req == MPI_REQUEST_NULL && h->probe == MPI_REQUEST_NULL) ||
+      !h->linked) {
     release(h);
     return DART_OK;
   }

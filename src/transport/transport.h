@@ -158,15 +158,20 @@ DART__HIDDEN dart_ret_t dart__mpi_cas(const char *func, const dart__target_t *t,
  * its segment completes it first: a handle never touches a freed window.
  */
 struct dart_handle_struct {
-  MPI_Request req; /* request of the transfer, MPI_REQUEST_NULL once done */
-  MPI_Win win;     /* MPI_WIN_NULL once completed by its segment's free   */
-  int unit;        /* target rank in win                                  */
-  bool put;        /* remote completion needs a flush                     */
-  bool by_flush;   /* chunked transfer without request: complete locally
-                      by MPI_Win_flush_local                              */
-  bool orphan;     /* released by dart_handle_free, still pending         */
-  bool linked;     /* on the list of pending handles                      */
-  const void *seg; /* segment of the target                               */
+  MPI_Request req;   /* request of the transfer, MPI_REQUEST_NULL once done */
+  MPI_Request probe; /* the tests' 1-byte get ahead of a flush (handles.c)  */
+  MPI_Win win;       /* MPI_WIN_NULL once completed by its segment's free   */
+  MPI_Aint disp;     /* target displacement of the transfer in win          */
+  int unit;          /* target rank in win                                  */
+  bool put;          /* remote completion needs a flush                     */
+  bool by_flush;     /* chunked transfer without request: complete locally
+                        by MPI_Win_flush_local                              */
+  bool probed;       /* the probe is done: the flush may follow             */
+  bool flushed;      /* the flush the handle needs was made                 */
+  char probe_buf;    /* target of the probe                                 */
+  bool orphan;       /* released by dart_handle_free, still pending         */
+  bool linked;       /* on the list of pending handles                      */
+  const void *seg;   /* segment of the target                               */
   struct dart_handle_struct *prev, *next;
 };
 
