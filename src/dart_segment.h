@@ -60,7 +60,9 @@ typedef struct dart__segment {
                         MPI_WIN_NULL if none or if win is itself shared */
   char *base;        /* caller's portion                               */
   size_t size;       /* caller's portion size in bytes                 */
-  void *mpi_mem;     /* MPI_Alloc_mem block behind base, if any        */
+  void *priv_mem;    /* private mapping behind base (every unit alone
+                        on its node), NULL if none                   */
+  size_t priv_len;   /* its length in bytes                          */
   bool locked;       /* win is in its lock_all epoch                   */
   void *owner;       /* dart_allocator_t owning an ALLOCATOR segment   */
   dart__osc_t osc;   /* component carrying win (atomics choose by it)  */

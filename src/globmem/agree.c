@@ -251,6 +251,17 @@ dart_ret_t dart__segment_agree(const char *func, dart__segment_t *seg,
   return agree_sizes(func, seg, pair_equal(v, F_SIZE), pair_equal(v, F_PAD));
 }
 
+dart_ret_t dart__segment_agree_step(const char *func, dart__segment_t *seg,
+                                    dart_ret_t status, int count,
+                                    int *min_count)
+{
+  /* Worst status, and the smallest count as the maximum of its negation. */
+  int64_t v[2] = {status, -(int64_t)count};
+  if (agree_allreduce(func, seg, v, 2) != MPI_SUCCESS) return DART_ERR_OTHER;
+  if (min_count != NULL) *min_count = (int)-v[1];
+  return (dart_ret_t)v[0];
+}
+
 /* Frees the n (sorted) retired registrations of team. */
 static dart_ret_t free_retired(const char *func, dart__team_t *team, int32_t n)
 {

@@ -104,6 +104,16 @@ DART__HIDDEN dart_ret_t dart__segment_agree(const char *func,
                                             dart__segment_t *seg,
                                             dart_ret_t status,
                                             int32_t *collect);
+/*
+ * Agreement on one step of a creation that can fail on some units only
+ * (collective over seg's team, same wait policy as dart__segment_agree):
+ * returns the worst status of all members and, if min_count is not NULL,
+ * the smallest count any member passed (e.g. windows it created).
+ */
+DART__HIDDEN dart_ret_t dart__segment_agree_step(const char *func,
+                                                 dart__segment_t *seg,
+                                                 dart_ret_t status, int count,
+                                                 int *min_count);
 /* Frees retired registrations as the agreement decided (collective). */
 DART__HIDDEN dart_ret_t dart__segment_collect(const char *func,
                                               dart__team_t *team,

@@ -7,9 +7,10 @@
  *
  *   team on one node    one shared window on the team communicator; it is
  *                       also the RMA window (1 window)
- *   one unit per node   (every unit alone on its node) MPI_Alloc_mem and
- *                       MPI_Win_create on the team communicator; the only
- *                       node peer is the caller itself (1 window)
+ *   one unit per node   (every unit alone on its node) memory mapped by
+ *                       DART (mmap) and MPI_Win_create on the team
+ *                       communicator; the only node peer is the caller
+ *                       itself (1 window)
  *   otherwise           shared window on the team's node communicator plus
  *                       MPI_Win_create over the same memory on the team
  *                       communicator for RMA between nodes (2 windows)
@@ -27,6 +28,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/statvfs.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include "dart_segment.h"
@@ -333,12 +337,12 @@ static dart_ret_t alloc_hybrid(const char *func, dart__segment_t *seg,
   return open_epoch(seg);
 }
 
-/* Every unit alone on its node: MPI memory and one RMA window. */
+/* Every unit alone on its node: a private mapping (made and agreed on by
+ * dart__window_alloc before) and one RMA window. */
 static dart_ret_t alloc_private(const char *func, dart__segment_t *seg,
-                                MPI_Aint msize, size_t size)
+                                size_t size)
 {
-  DART__MPI(MPI_Alloc_mem(msize, MPI_INFO_NULL, &seg->mpi_mem));
-  seg->base = align_up(seg->mpi_mem);
+  seg->base = seg->priv_mem;
   seg->unit_base[seg->myid] = seg->base;
   dart_ret_t ret =
       WINDOW_CALL(func, seg,
@@ -349,19 +353,168 @@ static dart_ret_t alloc_private(const char *func, dart__segment_t *seg,
   return open_epoch(seg);
 }
 
+/* The window layouts of the scheme (top of the file). */
+typedef enum { SCHEME_SINGLE, SCHEME_PRIVATE, SCHEME_HYBRID } scheme_t;
+
+static scheme_t scheme_of(const dart__team_t *team)
+{
+  /* Team-wide facts only: all members agree. Without shared windows
+   * (probed) every unit is its own node, so a single-node team is a
+   * one-unit team: private memory, as for every unit alone. */
+  if (team->single_node && dart__caps.cap[DART__CAP_WIN_SHARED])
+    return SCHEME_SINGLE;
+  if (team->num_nodes == team->size) return SCHEME_PRIVATE;
+  return SCHEME_HYBRID;
+}
+
+/* Where MPICH and Open MPI (osc_sm_backing_directory) keep the files
+ * behind shared windows. */
+static const char shm_dir[] = "/dev/shm";
+
+/* Adds without wrapping around (sums of portion sizes near the limit). */
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* Bytes the caller's node is asked for: the padded portions of the team's
+ * units on it (of every unit if all is set). size: the caller's portion,
+ * which is every unit's unless the agreement gathered sizes. */
+static uint64_t node_request(const dart__segment_t *seg, size_t size, bool all)
+{
+  uint64_t sum = 0;
+  for (int u = 0; u < seg->nunits; u++) {
+    if (!all && !dart__team_unit_is_local_node(seg->team, u)) continue;
+    size_t s = seg->sizes != NULL ? seg->sizes[u] : size;
+    sum = add_sat(sum, (uint64_t)padded_size(s));
+  }
+  return sum;
+}
+
+/* Memory that can back a private portion at all: RAM and swap. */
+static uint64_t private_limit(void)
+{
+  struct sysinfo si;
+  if (sysinfo(&si) != 0) return UINT64_MAX;
+  uint64_t unit = si.mem_unit ? si.mem_unit : 1;
+  return add_sat((uint64_t)si.totalram * unit, (uint64_t)si.totalswap * unit);
+}
+
+/*
+ * Does the caller's node have room for its part of the allocation? Shared
+ * windows are files in a tmpfs: MPICH maps them sparse (and raises SIGBUS
+ * at the first touch past the file system's size), while Open MPI fails
+ * on the one rank that creates the file and leaves its node peers waiting
+ * inside MPI_Win_allocate_shared. So the free space is checked here and
+ * the verdict agreed on before any window call. A page per unit and
+ * 1 MiB more leave room for MPI's own headers.
+ */
+static dart_ret_t check_capacity(const char *func, const dart__segment_t *seg,
+                                 size_t size, scheme_t scheme)
+{
+  if (scheme == SCHEME_PRIVATE) {
+    uint64_t need = (uint64_t)padded_size(size), have = private_limit();
+    if (need <= have) return DART_OK;
+    dart__log(DART__LOG_ERROR, func,
+              "%zu bytes per unit exceed the %llu bytes of memory and swap "
+              "of this node",
+              size, (unsigned long long)have);
+    return DART_ERR_NOMEM;
+  }
+  struct statvfs fs;
+  if (statvfs(shm_dir, &fs) != 0) return DART_OK; /* MPI decides */
+  uint64_t have = (uint64_t)fs.f_bavail * fs.f_frsize;
+  uint64_t need = add_sat(node_request(seg, size, scheme == SCHEME_SINGLE),
+                          (uint64_t)seg->nunits * seg_align + (1u << 20));
+  if (need <= have) return DART_OK;
+  dart__log(DART__LOG_ERROR, func,
+            "%zu bytes per unit (%llu on this node) exceed the %llu bytes "
+            "free in %s",
+            size, (unsigned long long)need, (unsigned long long)have, shm_dir);
+  return DART_ERR_NOMEM;
+}
+
+/* Maps the caller's private portion (pages, at least one); the kernel
+ * refuses what it cannot commit, and the refusal is returned. */
+static dart_ret_t map_private(const char *func, dart__segment_t *seg,
+                              size_t size)
+{
+  size_t len = (size + seg_align - 1) & ~(seg_align - 1);
+  if (len == 0) len = seg_align;
+  void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                 -1, 0);
+  if (p == MAP_FAILED) {
+    dart__log(DART__LOG_ERROR, func,
+              "cannot map %zu bytes of private memory for the portion", len);
+    return DART_ERR_NOMEM;
+  }
+  seg->priv_mem = p;
+  seg->priv_len = len;
+  return DART_OK;
+}
+
+/* Windows of seg that exist on this unit, in the order they are made. */
+static int windows_made(const dart__segment_t *seg)
+{
+  return (seg->shm_win != MPI_WIN_NULL) + (seg->win != MPI_WIN_NULL);
+}
+
+/*
+ * After the window calls: the result agreed by all members. If some
+ * failed, the windows that not every member holds cannot be freed (the
+ * free is collective): they are left to MPI, so that the caller's
+ * collective cleanup frees only windows every member has.
+ */
+static dart_ret_t agree_created(const char *func, dart__segment_t *seg,
+                                size_t size, dart_ret_t mine)
+{
+  int common = 0;
+  dart_ret_t all =
+      dart__segment_agree_step(func, seg, mine, windows_made(seg), &common);
+  if (all == DART_OK) return DART_OK;
+  if (mine == DART_OK)
+    dart__log(DART__LOG_ERROR, func,
+              "%zu bytes per unit: the windows failed on another unit of "
+              "team %d (%s)",
+              size, seg->team->id, dart__strerror(all));
+  if (windows_made(seg) > common) {
+    DART_LOG_ERROR("leaving %d window(s) of team %d to MPI: not every unit "
+                   "created them",
+                   windows_made(seg) - common, seg->team->id);
+    count_window(-(windows_made(seg) - common));
+    seg->win = MPI_WIN_NULL; /* always the later one */
+    seg->locked = false;
+    if (common == 0) seg->shm_win = MPI_WIN_NULL;
+  }
+  return all;
+}
+
 dart_ret_t dart__window_alloc(const char *func, dart__segment_t *seg,
                               size_t size)
 {
-  dart__team_t *team = seg->team;
+  scheme_t scheme = scheme_of(seg->team);
+  /* Everything that can fail on some units only happens before the window
+   * calls, and its outcome is agreed: nobody is left waiting in one. */
+  dart_ret_t ret = check_capacity(func, seg, size, scheme);
+  if (ret == DART_OK && scheme == SCHEME_PRIVATE)
+    ret = map_private(func, seg, size);
+  dart_ret_t all = dart__segment_agree_step(func, seg, ret, 0, NULL);
+  if (all != DART_OK) {
+    if (ret == DART_OK)
+      dart__log(DART__LOG_ERROR, func,
+                "%zu bytes per unit: out of memory on another unit of "
+                "team %d",
+                size, seg->team->id);
+    return all; /* the private mapping goes with free_windows */
+  }
   MPI_Aint msize = padded_size(size);
-  /* The choice depends on team-wide facts only: all members agree. Without
-   * shared windows (probed) every unit is its own node, so a single-node
-   * team is a one-unit team: MPI memory, as for every unit alone. */
-  if (team->single_node && dart__caps.cap[DART__CAP_WIN_SHARED])
-    return alloc_single_node(func, seg, msize);
-  if (team->num_nodes == team->size)
-    return alloc_private(func, seg, msize, size);
-  return alloc_hybrid(func, seg, msize, size);
+  if (scheme == SCHEME_SINGLE)
+    ret = alloc_single_node(func, seg, msize);
+  else if (scheme == SCHEME_PRIVATE)
+    ret = alloc_private(func, seg, size);
+  else
+    ret = alloc_hybrid(func, seg, msize, size);
+  return agree_created(func, seg, size, ret);
 }
 
 /*
@@ -478,13 +631,13 @@ static dart_ret_t free_windows(const char *func, dart__segment_t *seg)
       ret = r;
     count_window(-1);
   }
-  if (seg->mpi_mem != NULL) {
-    int rc = MPI_Free_mem(seg->mpi_mem);
-    seg->mpi_mem = NULL;
-    if (rc != MPI_SUCCESS) {
-      dart__mpi_log_error(func, "MPI_Free_mem", rc);
+  if (seg->priv_mem != NULL) {
+    /* After the window over it is gone; munmap fails only on bad input. */
+    if (munmap(seg->priv_mem, seg->priv_len) != 0) {
+      dart__log(DART__LOG_ERROR, func, "munmap of a private portion failed");
       ret = DART_ERR_OTHER;
     }
+    seg->priv_mem = NULL;
   }
   return ret;
 }
