@@ -368,7 +368,12 @@ dart_ret_t dart_memalloc(size_t nelem, dart_datatype_t dtype, dart_gptr_t *gptr)
   if (pool_seg == NULL || lb_alloc(&pool, bytes, &off) != 0) {
     segid = DART__SEG_POOL_GROWTH;
     int rc = grow_alloc(bytes, &off);
-    if (rc == GROW_NO_BLOCK && !system_could_commit(bytes)) rc = GROW_NO_MEMORY;
+    /* Within the reservation but no free block: the system decides
+     * whether this is a lack of memory or of address space. Past the
+     * reservation, the pool is exhausted (DART_ERR_OTHER, as specified). */
+    if (rc == GROW_NO_BLOCK && grow_seg != NULL &&
+        bytes <= grow_seg->sym_size && !system_could_commit(bytes))
+      rc = GROW_NO_MEMORY;
     if (rc == GROW_NO_MEMORY) {
       DART_LOG_ERROR("out of memory: the system cannot provide %zu bytes",
                      bytes);
