@@ -111,7 +111,9 @@ static inline dart__segtable_t *dart__segtable_of(dart_team_t teamid)
 /* Portion size of team unit u (u must be in range). */
 static inline size_t dart__segment_portion(const dart__segment_t *seg, int u)
 {
-  return seg->sizes != NULL ? seg->sizes[u] : seg->sym_size;
+  /* Relaxed load: the growth segment's sizes grow while it is in use. */
+  return seg->sizes != NULL ? __atomic_load_n(&seg->sizes[u], __ATOMIC_RELAXED)
+                            : seg->sym_size;
 }
 
 /* Segment of (teamid, segid) or NULL; no logging. */
@@ -179,6 +181,18 @@ static inline MPI_Aint dart__segment_disp(const dart__segment_t *seg, int u,
 DART__HIDDEN __attribute__((cold, noinline)) dart_ret_t
 dart__segment_resolve_failed(const char *func, dart_gptr_t gptr, size_t nbytes);
 
+/* The cold path of dart__segment_resolve: an access past what the caller
+ * knows of a unit's committed growth of the dart_memalloc pool asks that
+ * unit's committed size again and retries; anything else logs one line
+ * naming func and returns DART_ERR_INVAL. */
+DART__HIDDEN __attribute__((cold, noinline)) dart_ret_t
+dart__segment_resolve_retry(const char *func, dart_gptr_t gptr, size_t nbytes,
+                            dart__target_t *t);
+
+/* Learns how much of unit u's growth portion is committed now (pool.c);
+ * true if more than the caller knew. */
+DART__HIDDEN bool dart__pool_grow_refresh(int u);
+
 /*
  * dart__segment_fast with logging, filling *t: on failure logs one line
  * naming func and returns DART_ERR_INVAL.
@@ -190,7 +204,7 @@ dart__segment_resolve(const char *func, dart_gptr_t gptr, size_t nbytes,
   dart__segment_t *seg;
   char *local = dart__segment_fast(gptr, nbytes, &seg);
   if (__builtin_expect(seg == NULL, 0))
-    return dart__segment_resolve_failed(func, gptr, nbytes);
+    return dart__segment_resolve_retry(func, gptr, nbytes, t);
   t->seg = seg;
   t->unit = gptr.unitid;
   t->disp = dart__segment_disp(seg, t->unit, gptr.addr_or_offs.offset);

@@ -5,6 +5,7 @@
  * init/fini of the global-memory module.
  */
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -77,30 +78,41 @@ static void hide_prefix(dart__segment_t *seg, size_t n)
 /*
  * Growth of the pool, without any collective call: at dart_init every unit
  * reserves address space (GROW_RESERVE bytes, or less if the system
- * refuses, mapped MAP_NORESERVE so that untouched pages cost nothing) and
- * the units exchange its address; it is segment DART__SEG_POOL_GROWTH of
- * DART_TEAM_ALL, reached through the team's dynamic window. When the pool
- * proper is exhausted, dart_memalloc carves blocks from the reservation
- * with a buddy allocator of its own and attaches (MPI_Win_attach, local)
- * the part in use, doubling the attached part each time: a few
- * attachments in all (Open MPI allows 32 per window). Node peers reach
- * growth memory through MPI, not load/store.
+ * refuses) and the units exchange its address; it is segment
+ * DART__SEG_POOL_GROWTH of DART_TEAM_ALL, reached through the team's
+ * dynamic window. The reservation is PROT_NONE: no page of it is usable
+ * and none counts against the system's commit limit. When the pool proper
+ * is exhausted, dart_memalloc carves blocks from the reservation with a
+ * buddy allocator of its own and commits (mprotect to read/write, which
+ * the kernel charges like malloc and refuses like malloc) and attaches
+ * (MPI_Win_attach, local) the part in use, doubling it each time: a few
+ * system calls and attachments in all (Open MPI allows 32 per window).
+ * Node peers reach growth memory through MPI, not load/store.
+ *
+ * Every unit's committed size bounds what global pointers reach of its
+ * growth portion (the segment's per-unit sizes): the caller's own is
+ * exact, others' are what the caller last learnt. Each unit publishes its
+ * committed size (in pages) in its pool page, where a unit whose access
+ * falls beyond what it knows reads it again (dart__pool_grow_refresh).
  */
 #define GROW_RESERVE ((size_t)1 << 40)
 #define GROW_PIECES 48
+#define GROW_PAGE ((size_t)4096)
+/* The published committed size, in pages, in the pool page. */
+#define GROW_PUBLISHED_AT 8
 
 static dart__segment_t *grow_seg;
 static locked_buddy_t grow;
-static size_t grow_attached;          /* bytes attached from the start   */
+static size_t grow_attached;          /* bytes committed from the start */
 static char *grow_piece[GROW_PIECES]; /* attached pieces (for detach) */
 static int grow_npieces;
 
-/* Reserves at most GROW_RESERVE bytes (at least 2 * bytes); 0 if not. */
+/* Reserves at most GROW_RESERVE bytes (at least 2 * bytes); 0 if not.
+ * Without MAP_NORESERVE, so that the parts made writable are charged. */
 static size_t grow_reserve(size_t bytes, char **base)
 {
   for (size_t r = GROW_RESERVE; r >= 2 * bytes; r >>= 1) {
-    void *p = mmap(NULL, r, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *p = mmap(NULL, r, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p != MAP_FAILED) {
       *base = p;
       return r;
@@ -117,6 +129,9 @@ static dart_ret_t grow_segment(dart__team_t *all, char *base, size_t size)
   grow_seg = g;
   g->segid = DART__SEG_POOL_GROWTH;
   g->base = base;
+  /* Nothing committed yet on any unit. */
+  g->sizes = calloc((size_t)all->size, sizeof *g->sizes);
+  if (g->sizes == NULL) return DART_ERR_NOMEM;
   if (all->size == 1) { /* no window: load/store and CPU atomics */
     g->unit_base[0] = base;
     dart__segment_set_atomics(g);
@@ -157,45 +172,118 @@ static dart_ret_t grow_init(dart__team_t *all, size_t bytes)
   return ret;
 }
 
-/* Attaches the reservation up to at least end (caller holds grow.mutex). */
-static int grow_attach(size_t end)
+/* Where unit u's published committed size is, if the caller maps it. */
+static uint32_t *grow_published(int u)
 {
-  size_t pool_bytes_ = dart__buddy_pool_size(pool.buddy);
-  size_t next = grow_attached == 0 ? pool_bytes_ : 2 * grow_attached;
-  if (next < end) next = (end + POOL_RESERVED - 1) & ~(POOL_RESERVED - 1);
-  if (next > grow_seg->sym_size) next = grow_seg->sym_size;
+  char *b = u == dart__g.myid ? pool_seg->base : pool_seg->unit_base[u];
+  return b != NULL ? (uint32_t *)(void *)(b - POOL_RESERVED + GROW_PUBLISHED_AT)
+                   : NULL;
+}
+
+/* Makes [grow_attached, next) usable: committed, then attached. 0 or -1
+ * (nothing changed then). */
+static int grow_commit(size_t next)
+{
+  char *p = grow_seg->base + grow_attached;
+  size_t n = next - grow_attached;
+  if (mprotect(p, n, PROT_READ | PROT_WRITE) != 0) return -1;
   if (grow_seg->win != MPI_WIN_NULL) {
-    if (grow_npieces == GROW_PIECES) return -1;
-    /* Node peers too reach growth memory through MPI only. */
-    dart__progress_require("dart_memalloc pool growth");
-    char *p = grow_seg->base + grow_attached;
-    int rc = MPI_Win_attach(grow_seg->win, p, (MPI_Aint)(next - grow_attached));
+    int rc = grow_npieces == GROW_PIECES
+                 ? MPI_ERR_OTHER
+                 : MPI_Win_attach(grow_seg->win, p, (MPI_Aint)n);
     if (rc != MPI_SUCCESS) {
-      dart__mpi_log_error("dart_memalloc", "MPI_Win_attach", rc);
+      if (grow_npieces < GROW_PIECES)
+        dart__mpi_log_error("dart_memalloc", "MPI_Win_attach", rc);
+      mprotect(p, n, PROT_NONE);
       return -1;
     }
     grow_piece[grow_npieces++] = p;
   }
-  DART_LOG_DEBUG("local pool grown by %zu bytes", next - grow_attached);
-  grow_attached = next;
   return 0;
 }
 
-/* A block of the growth area; 0 or -1. */
+/* Commits the reservation up to at least end (caller holds grow.mutex):
+ * twice what is committed if the system grants it, else just to end. */
+static int grow_attach(size_t end)
+{
+  size_t pool_bytes_ = dart__buddy_pool_size(pool.buddy);
+  size_t next = grow_attached == 0 ? pool_bytes_ : 2 * grow_attached;
+  end = (end + GROW_PAGE - 1) & ~(GROW_PAGE - 1);
+  if (next < end) next = end;
+  if (next > grow_seg->sym_size) next = grow_seg->sym_size;
+  /* Node peers too reach growth memory through MPI only. */
+  if (grow_seg->win != MPI_WIN_NULL)
+    dart__progress_require("dart_memalloc pool growth");
+  if (grow_commit(next) != 0) {
+    if (next == end || grow_commit(end) != 0) return -1;
+    next = end;
+  }
+  DART_LOG_DEBUG("local pool grown by %zu bytes", next - grow_attached);
+  grow_attached = next;
+  __atomic_store_n(&grow_seg->sizes[dart__g.myid], next, __ATOMIC_RELEASE);
+  uint32_t *w = grow_published(dart__g.myid);
+  if (w != NULL)
+    __atomic_store_n(w, (uint32_t)(next / GROW_PAGE), __ATOMIC_RELEASE);
+  return 0;
+}
+
+/* Why grow_alloc failed. */
+enum { GROW_NO_BLOCK = -1, GROW_NO_MEMORY = -2 };
+
+/* A block of the growth area: 0, GROW_NO_BLOCK (no free block that
+ * large) or GROW_NO_MEMORY (the system refuses to commit it). */
 static int grow_alloc(size_t bytes, uint64_t *off)
 {
-  if (grow_seg == NULL) return -1;
+  if (grow_seg == NULL || bytes > grow_seg->sym_size) return GROW_NO_BLOCK;
   if (dart__g.multithreaded) pthread_mutex_lock(&grow.mutex);
-  int rc = dart__buddy_alloc(grow.buddy, bytes, off);
+  int rc = dart__buddy_alloc(grow.buddy, bytes, off) == 0 ? 0 : GROW_NO_BLOCK;
   if (rc == 0) {
     size_t end = *off + dart__buddy_block_size(grow.buddy, *off);
     if (end > grow_attached && grow_attach(end) != 0) {
       dart__buddy_free(grow.buddy, *off);
-      rc = -1;
+      rc = GROW_NO_MEMORY;
     }
   }
   if (dart__g.multithreaded) pthread_mutex_unlock(&grow.mutex);
   return rc;
+}
+
+bool dart__pool_grow_refresh(int u)
+{
+  dart__segment_t *g = grow_seg;
+  if (g == NULL || u < 0 || u >= g->nunits || u == dart__g.myid) return false;
+  uint32_t pages = 0;
+  uint32_t *w = grow_published(u);
+  if (w != NULL) {
+    pages = __atomic_load_n(w, __ATOMIC_ACQUIRE);
+  } else {
+    MPI_Aint disp = dart__segment_disp(pool_seg, u, 0) -
+                    (MPI_Aint)(POOL_RESERVED - GROW_PUBLISHED_AT);
+    int rc = MPI_Get(&pages, 1, MPI_UINT32_T, u, disp, 1, MPI_UINT32_T,
+                     pool_seg->win);
+    if (rc != MPI_SUCCESS) {
+      dart__mpi_log_error("dart_memalloc pool growth", "MPI_Get", rc);
+      return false;
+    }
+    if (dart__flush_target("dart_memalloc pool growth", pool_seg->win, u) !=
+        DART_OK)
+      return false;
+  }
+  size_t now = (size_t)pages * GROW_PAGE;
+  if (now <= __atomic_load_n(&g->sizes[u], __ATOMIC_RELAXED)) return false;
+  __atomic_store_n(&g->sizes[u], now, __ATOMIC_RELAXED);
+  return true;
+}
+
+/* Whether the system would commit bytes more right now (asked the way
+ * malloc asks; only after a failed allocation). */
+static bool system_could_commit(size_t bytes)
+{
+  void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return false;
+  munmap(p, bytes);
+  return true;
 }
 
 static void grow_fini(void)
@@ -242,6 +330,7 @@ dart_ret_t dart__globmem_init(void)
   /* The lock word of emulated atomics on this unit's memory. */
   __atomic_store_n((int64_t *)(void *)(pool_seg->base - POOL_RESERVED), 0,
                    __ATOMIC_SEQ_CST);
+  __atomic_store_n(grow_published(dart__g.myid), 0, __ATOMIC_RELAXED);
   dart__atomic_set_lock_words(pool_seg, POOL_RESERVED);
   ret = dart__cpu_gate_set(pool_seg, POOL_RESERVED);
   if (ret != DART_OK) return ret;
@@ -278,7 +367,19 @@ dart_ret_t dart_memalloc(size_t nelem, dart_datatype_t dtype, dart_gptr_t *gptr)
   int16_t segid = 0;
   if (pool_seg == NULL || lb_alloc(&pool, bytes, &off) != 0) {
     segid = DART__SEG_POOL_GROWTH;
-    if (grow_alloc(bytes, &off) != 0) {
+    int rc = grow_alloc(bytes, &off);
+    /* Within the reservation but no free block: the system decides
+     * whether this is a lack of memory or of address space. Past the
+     * reservation, the pool is exhausted (DART_ERR_OTHER, as specified). */
+    if (rc == GROW_NO_BLOCK && grow_seg != NULL &&
+        bytes <= grow_seg->sym_size && !system_could_commit(bytes))
+      rc = GROW_NO_MEMORY;
+    if (rc == GROW_NO_MEMORY) {
+      DART_LOG_ERROR("out of memory: the system cannot provide %zu bytes",
+                     bytes);
+      return DART_ERR_NOMEM;
+    }
+    if (rc != 0) {
       DART_LOG_ERROR("local pool exhausted: no free block of %zu bytes in "
                      "the %zu-byte pool nor in its growth area",
                      bytes, pool.buddy ? dart__buddy_pool_size(pool.buddy) : 0);

@@ -846,6 +846,22 @@ dart_ret_t dart__segment_resolve_failed(const char *func, dart_gptr_t gptr,
   return dart__segment_resolve_error(func, gptr, nbytes, reason);
 }
 
+dart_ret_t dart__segment_resolve_retry(const char *func, dart_gptr_t gptr,
+                                       size_t nbytes, dart__target_t *t)
+{
+  dart__segment_t *seg = NULL;
+  char *local = NULL;
+  if (gptr.teamid == DART_TEAM_ALL && gptr.segid == DART__SEG_POOL_GROWTH &&
+      dart__pool_grow_refresh(gptr.unitid))
+    local = dart__segment_fast(gptr, nbytes, &seg);
+  if (seg == NULL) return dart__segment_resolve_failed(func, gptr, nbytes);
+  t->seg = seg;
+  t->unit = gptr.unitid;
+  t->disp = dart__segment_disp(seg, t->unit, gptr.addr_or_offs.offset);
+  t->local = local;
+  return DART_OK;
+}
+
 dart_ret_t dart__segment_resolve_error(const char *func, dart_gptr_t gptr,
                                        size_t nbytes, int reason)
 {

@@ -16,6 +16,10 @@ dart__global_t dart__g = {.myid = -1, .comm = MPI_COMM_NULL};
 /* Set by dart_abort: the exit guard stays quiet while the job aborts. */
 static volatile int dart__aborting;
 
+/* The process that ran dart_init: a child forked from it (without exec)
+ * inherits the exit handler but is no unit, so the guard ignores it. */
+static pid_t dart__init_pid;
+
 /*
  * A unit that ends (returns from main or calls exit) while DART is
  * initialized leaves the other units waiting for it, and MPICH then
@@ -27,6 +31,7 @@ static volatile int dart__aborting;
 static void dart__exit_guard(void)
 {
   if (!dart__g.initialized || dart__aborting) return;
+  if (getpid() != dart__init_pid) return;
   dart__log(DART__LOG_ERROR, "exit",
             "unit %d ended (returned from main or called exit) without "
             "dart_exit: aborting the job",
@@ -177,6 +182,7 @@ static dart_ret_t dart__init(int *argc, char ***argv, int requested,
     dart__mpi_stop();
     return ret;
   }
+  dart__init_pid = getpid();
   dart__exit_guard_install();
   if (dart__env.verbose && dart__g.myid == 0) {
     dart__env_print(stderr);
