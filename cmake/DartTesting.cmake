@@ -30,7 +30,7 @@
 #   (DART_OSC_VARIANTS: "--mca osc sm,pt2pt" as in the original DART's
 #   job scripts, pt2pt alone, ucx,sm), with DART initializing MPI and with
 #   the test process doing so at MPI_THREAD_SINGLE; and with the test
-#   process at MPI_THREAD_MULTIPLE under ucx,sm ("mpi.<name>.osc-<cfg>
+#   process at MPI_THREAD_MULTIPLE under ucx,sm too ("mpi.<name>.osc-<cfg>
 #   [.app|.appmt].np<n>", label "osc"). pt2pt at MPI_THREAD_MULTIPLE cannot
 #   work (Open MPI's osc/pt2pt refuses every window there): tests/team's
 #   osc_refused checks the one line dart_init prints instead.
@@ -75,7 +75,7 @@ endfunction()
 
 # cfg|OMPI_MCA_osc value|how MPI is initialized (dart, app, appmt)
 set(DART_OSC_VARIANTS
-    "smpt2pt|sm,pt2pt|dart;smpt2pt|sm,pt2pt|app;pt2pt|pt2pt|dart;pt2pt|pt2pt|app;ucxsm|ucx,sm|dart;ucxsm|ucx,sm|appmt"
+    "smpt2pt|sm,pt2pt|dart;smpt2pt|sm,pt2pt|app;pt2pt|pt2pt|dart;pt2pt|pt2pt|app;ucxsm|ucx,sm|dart;ucxsm|ucx,sm|app;ucxsm|ucx,sm|appmt"
     CACHE STRING "Open MPI one-sided settings of the OSC test variants")
 
 function(dart_add_osc_variants name exe timeout)

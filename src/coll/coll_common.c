@@ -97,32 +97,43 @@ static int coll_probe_batch(bool blocking, int iters, double *secs)
  * cores) or the non-blocking call with DART's yielding wait (Open MPI's
  * non-blocking collectives cost 1.2-2.8x its blocking ones there)?
  * Measured, not guessed: alternating batches of 8-byte allreduces, best
- * batch of each kind, the slowest unit's times agreed by one allreduce so
- * that every unit picks the same. A few milliseconds, once, and only where
- * some node is oversubscribed.
+ * batch of each kind, the slowest unit's times agreed by an allreduce so
+ * that every unit picks the same; one short round when it is clear-cut.
+ * Milliseconds, once, and only where some node is oversubscribed.
  */
 static dart_ret_t coll_probe_block(bool *block)
 {
-  enum { ROUNDS = 3, ITERS = 16 };
-  double best[2] = {1e30, 1e30};
-  for (int round = 0; round < ROUNDS; round++)
-    for (int k = 0; k < 2; k++) {
+  /* round 0: 2 calls of each kind (MPICH's polled ones take milliseconds
+   * each on a loaded node); rounds 1-3 only if that was not clear-cut */
+  enum { ROUNDS = 4, QUICK = 2, ITERS = 8 };
+  double best[2] = {1e30, 1e30}, agreed[2];
+  for (int round = 0; round < ROUNDS; round++) {
+    int iters = round == 0 ? QUICK : ITERS;
+    /* units arrive out of step: absorb that in a yielding barrier, not in
+     * a polled call (k = 1, yielding, runs first for the same reason) */
+    MPI_Request req;
+    int rc = MPI_Ibarrier(dart__g.comm, &req);
+    if (rc == MPI_SUCCESS) rc = dart__mpi_wait(&req);
+    for (int k = 1; k >= 0 && rc == MPI_SUCCESS; k--) {
       double t = 0.0;
-      int rc = coll_probe_batch(k == 0, ITERS, &t);
-      if (rc != MPI_SUCCESS) {
-        dart__mpi_log_error("dart_init", "probing the collective wait", rc);
-        return DART_ERR_OTHER;
-      }
-      if (t < best[k]) best[k] = t;
+      rc = coll_probe_batch(k == 0, iters, &t);
+      if (t / iters < best[k]) best[k] = t / iters;
     }
-  DART__MPI(dart__mpi_allreduce(MPI_IN_PLACE, best, 2, MPI_DOUBLE, MPI_MAX,
-                                dart__g.comm));
+    if (rc != MPI_SUCCESS) {
+      dart__mpi_log_error("dart_init", "probing the collective wait", rc);
+      return DART_ERR_OTHER;
+    }
+    if (round > 0 && round < ROUNDS - 1) continue;
+    DART__MPI(dart__mpi_allreduce(best, agreed, 2, MPI_DOUBLE, MPI_MAX,
+                                  dart__g.comm));
+    if (agreed[0] > 4 * agreed[1] || agreed[1] > 4 * agreed[0]) break;
+  }
   /* Ties go to the blocking call, the MPI's own path: a noisy probe must
    * not trade it for a non-blocking one that is no faster. */
-  *block = best[0] <= 1.25 * best[1];
+  *block = agreed[0] <= 1.25 * agreed[1];
   DART_LOG_DEBUG("collective wait probe: blocking %.2f us, yielding %.2f us "
                  "per 8-byte allreduce",
-                 best[0] * 1e6 / ITERS, best[1] * 1e6 / ITERS);
+                 agreed[0] * 1e6, agreed[1] * 1e6);
   return DART_OK;
 }
 

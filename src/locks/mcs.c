@@ -143,12 +143,20 @@ dart_ret_t dart__mcs_wait(struct dart_lock_struct *l)
   return mcs_spin(l, DART__MCS_FLAG, 0, true, &flag);
 }
 
-/* Takes the lock only if the queue is empty: one compare-and-swap. */
+/*
+ * Takes the lock only if the queue is empty: one compare-and-swap. A
+ * failed try drives progress and yields once: units retrying in a loop
+ * otherwise keep an MPI's per-target atomic lock (Open MPI osc/ucx) so busy
+ * that the holder's release never gets it (4 units on 2 cores hung).
+ */
 dart_ret_t dart__mcs_try(struct dart_lock_struct *l, bool *acquired)
 {
   int32_t old = -2;
   dart_ret_t ret = mcs_cas_tail(l, l->myid, -1, &old);
   *acquired = ret == DART_OK && old == -1;
+  if (ret == DART_OK && !*acquired) /* the first yielding step */
+    dart__wait_poll(dart__env.spin_count > 0 ? (uint64_t)dart__env.spin_count
+                                             : 0);
   return ret;
 }
 
