@@ -382,11 +382,15 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
  * which is every unit's unless the agreement gathered sizes. */
 static uint64_t node_request(const dart__segment_t *seg, size_t size, bool all)
 {
+  if (seg->sizes == NULL) { /* equal portions: no walk over the team */
+    uint64_t n = (uint64_t)(all ? seg->nunits : seg->team->node_size);
+    uint64_t one = (uint64_t)padded_size(size);
+    return one != 0 && n > UINT64_MAX / one ? UINT64_MAX : n * one;
+  }
   uint64_t sum = 0;
   for (int u = 0; u < seg->nunits; u++) {
     if (!all && !dart__team_unit_is_local_node(seg->team, u)) continue;
-    size_t s = seg->sizes != NULL ? seg->sizes[u] : size;
-    sum = add_sat(sum, (uint64_t)padded_size(s));
+    sum = add_sat(sum, (uint64_t)padded_size(seg->sizes[u]));
   }
   return sum;
 }
