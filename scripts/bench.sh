@@ -76,7 +76,8 @@ build() {
   if grep -q '^bench_lock:' <<< "$targets"; then
     cmake --build "$dir/dart" --target bench_lock >> "$dir/build.log" 2>&1 || return 1
   fi
-  cmake --build "$dir/dart" --target bench_alloc bench_progress >> "$dir/build.log" 2>&1 || return 1
+  cmake --build "$dir/dart" --target bench_alloc bench_progress bench_scale \
+    >> "$dir/build.log" 2>&1 || return 1
 }
 
 # run <mpi> <np> <name> <exe> [args]: one benchmark, CSV to $res/<name>.csv.
@@ -163,8 +164,20 @@ run_progress() {
   done
 }
 
+# The locality build on synthetic records (bench/bench_scale.c, no MPI):
+# SCALE lines in $res/scale.log (quick: P up to 10^4, well under 5 s).
+run_scale() {
+  local dir=$1 t0=$SECONDS
+  if timeout "$tmo" "$dir/dart/bench/bench_scale" "${qflag[@]}" > "$res/scale.log" 2>&1; then
+    printf 'bench: %-12s %-14s %s  %3ds  ok\n' - bench_scale "no MPI " $((SECONDS - t0))
+  else
+    echo "bench: bench_scale FAILED"; tail -20 "$res/scale.log"; status=1
+  fi
+}
+
 run_suite() {
   local mpi=$1 dir=$2 b="$2/paper"
+  run_scale "$dir"
   run_alloc "$mpi" "$dir"
   run_progress "$mpi" "$dir"
   run "$mpi" 2 rma_shm "$b/paper_rma" --path=shm

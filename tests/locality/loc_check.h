@@ -152,4 +152,37 @@ static inline int loc_check_team_tree(const dart_domain_locality_t *root,
   return root->num_domains;
 }
 
+/*
+ * Prints every field of the tree below d (pre-order, one line per domain)
+ * and of the unit records: the text to compare trees built by different
+ * versions of the builder (the DART_TEST_LOCALITY_DUMP output).
+ */
+static inline void loc_dump(FILE *f, const dart_domain_locality_t *d)
+{
+  fprintf(f,
+          "%*s%s scope=%d level=%d gidx=%d ridx=%d host='%s' nodes=%d "
+          "node=%d cores=%d shm=%d sym=%d team=%d units=%d:",
+          2 * d->level, "", d->domain_tag, (int)d->scope, d->level,
+          d->global_index, d->relative_index, d->host, d->num_nodes, d->node_id,
+          d->num_cores, d->shared_mem_bytes, d->is_symmetric, (int)d->team,
+          d->num_units);
+  for (int i = 0; i < d->num_units; i++) fprintf(f, " %d", d->unit_ids[i].id);
+  fprintf(f, "\n");
+  for (int i = 0; i < d->num_domains; i++) loc_dump(f, d->children[i]);
+}
+
+static inline void loc_dump_units(FILE *f, dart_unit_locality_t *const *recs,
+                                  int n)
+{
+  for (int u = 0; u < n; u++) {
+    const dart_unit_locality_t *r = recs[u];
+    fprintf(f, "unit %d team=%d tag=%s host='%s' cores=%d scopes=", r->unit.id,
+            (int)r->team, r->domain_tag, r->hwinfo.host, r->hwinfo.num_cores);
+    for (int s = 0; s < DART_LOCALITY_MAX_DOMAIN_SCOPES; s++)
+      fprintf(f, "%s%d:%d", s ? "," : "", (int)r->hwinfo.scopes[s].scope,
+              r->hwinfo.scopes[s].index);
+    fprintf(f, " n=%d\n", r->hwinfo.num_scopes);
+  }
+}
+
 #endif /* DART_TEST_LOC_CHECK_H */

@@ -73,6 +73,16 @@ static dart_domain_locality_t *check_team(dart_team_t team, int n,
     TEST_CHECK(leaf1 == leaf2);
   }
   loc_check_team_tree(root, team, n, gids, recs);
+  /* DART_TEST_LOCALITY_DUMP=1: the first member prints the tree */
+  const char *dump = getenv("DART_TEST_LOCALITY_DUMP");
+  dart_team_unit_t tme;
+  TEST_OK(dart_team_myid(team, &tme));
+  if (dump != NULL && atoi(dump) > 0 && tme.id == 0) {
+    printf("tree of team %d (%d units)\n", (int)team, n);
+    loc_dump(stdout, root);
+    loc_dump_units(stdout, recs, n);
+    fflush(stdout);
+  }
   free(recs);
   dart_domain_locality_t *again;
   TEST_OK(dart_domain_team_locality(team, ".", &again));
