@@ -213,8 +213,15 @@ dart__segment_resolve(const char *func, dart_gptr_t gptr, size_t nbytes,
 }
 
 /* Notes that the calling thread issued an MPI operation on seg, and
- * completes all it noted (onesided/pending.c; dart_lock_release). */
+ * completes all it noted (transport/pending.c; dart_lock_release). */
 DART__HIDDEN void dart__rma_note(const dart__segment_t *seg);
+/* How the transport finds a noted (team, segment id) again: the live
+ * segment or NULL. The memory layer owns the segment tables and hands its
+ * lookup to the transport at start-up (modules.c), so the transport never
+ * calls up into it (no segment exists before that). */
+typedef dart__segment_t *(*dart__segment_finder_t)(dart_team_t teamid,
+                                                   int16_t segid);
+DART__HIDDEN void dart__rma_set_finder(dart__segment_finder_t find);
 DART__HIDDEN dart_ret_t dart__rma_complete_noted(const char *func);
 
 /* Marks that MPI RMA operations were issued on seg->win (sticky) and

@@ -43,7 +43,7 @@ extern bool dart__watch_on DART__HIDDEN;
 
 /*
  * Waits of this process's threads, for the progress thread
- * (onesided/progress.c, progress_policy.h): the low 16 bits count the
+ * (transport/progress.c, progress_policy.h): the low 16 bits count the
  * waits now under way, the bits above count finished waits. One add per
  * begin and end: a locked add only when the user was granted
  * DART_THREAD_MULTIPLE; otherwise one thread writes the word and the

@@ -149,16 +149,16 @@ dart__coll_begin_span(const char *func, dart_team_t teamid, const int32_t *root,
  * How collectives and two-sided calls wait. YIELD: non-blocking MPI call +
  * yielding wait (dart__mpi_wait), so waiting units give their core away;
  * BLOCK: the blocking MPI call (MPI libraries run small collectives 2-4x
- * faster through it, but poll the CPU while they wait). AUTO defers to
- * DART_COLL_WAIT, whose own "auto" means BLOCK when this node runs no more
- * units of the job than it has online CPUs and nodes are not simulated,
- * else YIELD, agreed over all units (one value for the whole job).
- * dart__coll_wait_mode (default AUTO) lets tests and benchmarks force a mode.
+ * faster through it, but poll the CPU while they wait). AUTO follows the
+ * runtime's policy (dart_policy.h, decided in runtime/policy.c from
+ * DART_COLL_WAIT and, on oversubscribed nodes, a probe; one value for the
+ * whole job). dart__coll_wait_mode (default AUTO) lets tests and
+ * benchmarks force a mode.
  */
 enum { DART__COLL_WAIT_AUTO = 0, DART__COLL_WAIT_YIELD, DART__COLL_WAIT_BLOCK };
 extern int dart__coll_wait_mode DART__HIDDEN;
 
-/* AUTO's decision, agreed by all units in dart_init (dart__coll_init). */
+/* AUTO's decision: the policy's coll_block, kept by dart__coll_init. */
 extern bool dart__coll_auto_block DART__HIDDEN;
 
 static inline bool dart__coll_blocking(void)

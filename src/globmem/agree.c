@@ -21,7 +21,6 @@
  */
 #include <stdlib.h>
 
-#include "coll/coll_internal.h"
 #include "dart_watch.h"
 #include "globmem/globmem_internal.h"
 
@@ -148,17 +147,24 @@ static bool same_retired(const int64_t *v)
 
 /* One agreement allreduce on the team, by DART's collective wait policy
  * (DART_COLL_WAIT) and watched as a collective of the team. */
+/* The policy's collective wait mode (dart__agree_set_policy). */
+static bool agree_block;
+
+void dart__agree_set_policy(const dart__policy_t *policy)
+{
+  agree_block = policy->coll_block;
+}
+
 static int agree_allreduce(const char *func, dart__segment_t *seg, int64_t *v,
                            int len)
 {
   dart__team_t *team = seg->team;
   DART__WATCH(func, "MPI_Allreduce (allocation agreement)", (int)team->id,
               seg->segid, DART__WATCH_NONE, ++team->coll_seq);
-  int rc = dart__coll_blocking()
-               ? MPI_Allreduce(MPI_IN_PLACE, v, len, MPI_INT64_T, MPI_MAX,
-                               team->comm)
-               : dart__mpi_allreduce(MPI_IN_PLACE, v, len, MPI_INT64_T, MPI_MAX,
-                                     team->comm);
+  int rc = agree_block ? MPI_Allreduce(MPI_IN_PLACE, v, len, MPI_INT64_T,
+                                       MPI_MAX, team->comm)
+                       : dart__mpi_allreduce(MPI_IN_PLACE, v, len, MPI_INT64_T,
+                                             MPI_MAX, team->comm);
   dart__watch_end();
   if (rc != MPI_SUCCESS) dart__mpi_log_error(func, "MPI_Allreduce", rc);
   return rc;

@@ -25,7 +25,7 @@
 
 #include "globmem/buddy.h"
 #include "globmem/globmem_internal.h"
-#include "onesided/onesided.h"
+#include "transport/transport.h"
 
 typedef struct dart__heap_chunk {
   dart__segment_t *seg; /* windows and bases (not in the segment table) */

@@ -35,7 +35,7 @@
 
 #include "dart_segment.h"
 #include "globmem/globmem_internal.h"
-#include "onesided/onesided.h"
+#include "transport/transport.h"
 #include "transport/probe.h"
 #include "transport/progress.h"
 

@@ -8,20 +8,29 @@
 
 /*
  * One module as the runtime sees it; any hook may be NULL (skipped).
- * dart_init runs init in table order and dart_exit fini in reverse. Every
- * team runs team_init in table order when it is built (its communicators
- * exist) and team_fini in reverse when it is released (before they are
- * freed), collectively on its members; func names the public call for the
- * watchdog and the log. A module whose init (team_init) fails is stopped
- * too: its fini (team_fini) undoes a partial start.
+ * init receives the runtime's policy: the "policy" module (runtime/
+ * policy.c, early in the table) fills it, the modules after it read it
+ * and keep what they need. dart_init runs init in table order and dart_exit
+ * fini in reverse. Every team runs team_init in table order when it is built
+ * (its communicators exist) and team_fini in reverse when it is released
+ * (before they are freed), collectively on its members; func names the public
+ * call for the watchdog and the log. A module whose init (team_init) fails is
+ * stopped too: its fini (team_fini) undoes a partial start.
  */
 typedef struct dart__module {
   const char *name;
-  dart_ret_t (*init)(void);
+  dart_ret_t (*init)(dart__policy_t *policy);
   dart_ret_t (*fini)(void);
   dart_ret_t (*team_init)(dart__team_t *team);
   dart_ret_t (*team_fini)(const char *func, dart__team_t *team);
 } dart__module_t;
+
+/* Decides the policy: environment, probes, agreement (runtime/policy.c). */
+DART__HIDDEN dart_ret_t dart__policy_decide(dart__policy_t *policy);
+
+/* True when dart_init should request MPI_THREAD_MULTIPLE for a progress
+ * thread (decided before MPI_Init, from DART_PROGRESS). */
+DART__HIDDEN bool dart__policy_progress_wanted(void);
 
 /* Number of modules in the table (modules.c, in start order). */
 extern const size_t dart__nmodules DART__HIDDEN;

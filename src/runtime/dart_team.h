@@ -5,6 +5,7 @@
 #include <dash/dart/if/dart_team_group.h>
 
 #include "dart_mpi.h"
+#include "dart_policy.h"
 
 struct dart__segtable;  /* globmem: segments of the team          */
 struct dart__locality;  /* locality: unit records + domain tree   */
@@ -84,16 +85,16 @@ DART__HIDDEN void dart__locality_team_fini(dart__team_t *team);
 DART__HIDDEN dart_ret_t dart__types_init(void);
 DART__HIDDEN void dart__types_fini(void);
 DART__HIDDEN dart_ret_t dart__globmem_init(void); /* after teams_init */
+/* Keeps the policy's wait mode for allocation agreements (agree.c). */
+DART__HIDDEN void dart__agree_set_policy(const dart__policy_t *policy);
 DART__HIDDEN void dart__globmem_fini(void);
 DART__HIDDEN dart_ret_t dart__locality_init(void); /* team ALL locality */
 DART__HIDDEN void dart__locality_fini(void);
-/* True when dart_init should request MPI_THREAD_MULTIPLE for a progress
- * thread (decided before MPI_Init, from DART_PROGRESS). */
-DART__HIDDEN bool dart__progress_wanted(void);
-DART__HIDDEN dart_ret_t dart__progress_init(void);
+/* Starts the progress machinery in the policy's mode. */
+DART__HIDDEN dart_ret_t dart__progress_init(const dart__policy_t *policy);
 DART__HIDDEN void dart__progress_fini(void);
-/* Agrees the wait policy of collectives over all units (coll_common.c). */
-DART__HIDDEN dart_ret_t dart__coll_init(void);
+/* Keeps the policy's collective wait mode (coll_common.c). */
+DART__HIDDEN dart_ret_t dart__coll_init(const dart__policy_t *policy);
 /* Completes the requests of released handles (onesided/handles.c). */
 DART__HIDDEN void dart__handles_fini(void);
 

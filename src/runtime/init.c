@@ -197,9 +197,10 @@ static dart_ret_t dart__init(int *argc, char ***argv, int requested,
 
 dart_ret_t dart_init(int *argc, char ***argv)
 {
-  return dart__init(
-      argc, argv,
-      dart__progress_wanted() ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, false);
+  return dart__init(argc, argv,
+                    dart__policy_progress_wanted() ? MPI_THREAD_MULTIPLE
+                                                   : MPI_THREAD_SINGLE,
+                    false);
 }
 
 dart_ret_t dart_init_thread(int *argc, char ***argv,

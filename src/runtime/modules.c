@@ -3,6 +3,7 @@
  * creation and destruction runs, in one place (dart_modules.h).
  */
 #include "dart_modules.h"
+#include "dart_segment.h"
 #include "dart_watch.h"
 
 /* Hooks that cannot fail, in the table's signatures. */
@@ -56,8 +57,9 @@ static dart_ret_t locks_team_fini(const char *func, dart__team_t *team)
   return DART_OK;
 }
 
-static dart_ret_t watch_init(void)
+static dart_ret_t watch_init(dart__policy_t *policy)
 {
+  (void)policy;
   dart__watch_init();
   return DART_OK;
 }
@@ -67,6 +69,57 @@ static dart_ret_t watch_fini(void)
   dart__watch_fini();
   return DART_OK;
 }
+
+/* Init hooks in the table's signature: each takes what it needs. */
+static dart_ret_t topology_init(dart__policy_t *policy)
+{
+  (void)policy;
+  return dart__topology_init();
+}
+
+static dart_ret_t coll_init(dart__policy_t *policy)
+{
+  return dart__coll_init(policy);
+}
+
+static dart_ret_t progress_init(dart__policy_t *policy)
+{
+  return dart__progress_init(policy);
+}
+
+static dart_ret_t types_init(dart__policy_t *policy)
+{
+  (void)policy;
+  return dart__types_init();
+}
+
+static dart_ret_t teams_init(dart__policy_t *policy)
+{
+  (void)policy;
+  return dart__teams_init();
+}
+
+/* The segment lookup the transport's lock-release completion needs. */
+static dart__segment_t *find_segment(dart_team_t teamid, int16_t segid)
+{
+  return dart__segment_get(teamid, segid);
+}
+
+static dart_ret_t globmem_init(dart__policy_t *policy)
+{
+  dart__agree_set_policy(policy);
+  dart__rma_set_finder(find_segment);
+  return dart__globmem_init();
+}
+
+static dart_ret_t locality_init(dart__policy_t *policy)
+{
+  (void)policy;
+  return dart__locality_init();
+}
+
+/* The runtime's state handed to the modules as they start. */
+static dart__policy_t policy;
 
 /*
  * In start order, the order dart_init has always used: teams need the
@@ -78,14 +131,15 @@ static dart_ret_t watch_fini(void)
  */
 static const dart__module_t modules[] = {
     /* {name, init, fini, team_init, team_fini} */
-    {"topology", dart__topology_init, topology_fini, NULL, NULL},
-    {"coll", dart__coll_init, NULL, NULL, NULL},
-    {"progress", dart__progress_init, progress_fini, NULL, NULL},
-    {"types", dart__types_init, types_fini, NULL, NULL},
-    {"teams", dart__teams_init, dart__teams_fini, NULL, NULL},
-    {"globmem", dart__globmem_init, globmem_fini, dart__globmem_team_init,
+    {"topology", topology_init, topology_fini, NULL, NULL},
+    {"policy", dart__policy_decide, NULL, NULL, NULL},
+    {"coll", coll_init, NULL, NULL, NULL},
+    {"progress", progress_init, progress_fini, NULL, NULL},
+    {"types", types_init, types_fini, NULL, NULL},
+    {"teams", teams_init, dart__teams_fini, NULL, NULL},
+    {"globmem", globmem_init, globmem_fini, dart__globmem_team_init,
      dart__globmem_team_fini},
-    {"locality", dart__locality_init, locality_fini, NULL, locality_team_fini},
+    {"locality", locality_init, locality_fini, NULL, locality_team_fini},
     {"handles", NULL, handles_fini, NULL, NULL},
     {"locks", NULL, NULL, NULL, locks_team_fini},
     {"watch", watch_init, watch_fini, NULL, NULL},
@@ -98,7 +152,7 @@ dart_ret_t dart__modules_start(size_t *started)
   for (size_t i = 0; i < dart__nmodules; i++) {
     *started = i + 1;
     if (modules[i].init == NULL) continue;
-    dart_ret_t ret = modules[i].init();
+    dart_ret_t ret = modules[i].init(&policy);
     if (ret != DART_OK) {
       DART_LOG_DEBUG("module %s failed to start", modules[i].name);
       return ret;

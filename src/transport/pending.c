@@ -12,7 +12,9 @@
  * ever touches segments the thread itself used: never another thread's
  * segments, which that thread may be freeing, and the dart_memalloc growth
  * segment like any other. Pairs, not pointers: a segment freed in the
- * meantime is simply no longer found.
+ * meantime is simply no longer found by the memory layer's lookup, which
+ * it hands to the transport (dart__rma_set_finder) so that the transport
+ * never calls up into the layer above it.
  */
 #include "transport/transport.h"
 
@@ -25,6 +27,14 @@ static __thread uint32_t noted[NOTE_MAX];
 static __thread int nnoted;
 /* A completion on a full list failed: reported by the next release. */
 static __thread dart_ret_t early_ret = DART_OK;
+
+/* The memory layer's segment lookup (set once at start-up). */
+static dart__segment_finder_t find_segment;
+
+void dart__rma_set_finder(dart__segment_finder_t find)
+{
+  find_segment = find;
+}
 
 static uint32_t note_key(dart_team_t team, int16_t segid)
 {
@@ -50,9 +60,9 @@ static void flush_segment(dart__segment_t *seg, flush_ctx_t *c)
 static dart_ret_t complete_list(const char *func)
 {
   flush_ctx_t c = {func, DART_OK};
-  for (int i = 0; i < nnoted; i++)
-    flush_segment(dart__segment_get((dart_team_t)(int16_t)(noted[i] >> 16),
-                                    (int16_t)(noted[i] & 0xffffu)),
+  for (int i = 0; i < nnoted && find_segment != NULL; i++)
+    flush_segment(find_segment((dart_team_t)(int16_t)(noted[i] >> 16),
+                               (int16_t)(noted[i] & 0xffffu)),
                   &c);
   nnoted = 0;
   return c.ret;

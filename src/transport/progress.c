@@ -10,7 +10,7 @@
  *
  * The rule (docs/design.md 5.4):
  *  1. Every DART loop that waits for another unit drives the MPI progress
- *     engine (MPI_Test on its request, or dart__wait_poll in src/wait.c),
+ *     engine (MPI_Test on its request, or dart__wait_poll in transport/wait.c),
  *     so two units waiting on each other inside DART always progress each
  *     other.
  *  2. The owner of memory that peers reach through MPI drives progress when
@@ -55,28 +55,12 @@
 #include "transport/progress_policy.h"
 #include "transport/probe.h"
 
-typedef enum { PROGRESS_AUTO, PROGRESS_THREAD, PROGRESS_NONE } progress_mode_t;
-
 static pthread_t progress_thread;
 static bool progress_running;
 static int progress_stop;
 static bool progress_allowed; /* mode and thread level permit the thread */
 static pthread_mutex_t progress_mutex = PTHREAD_MUTEX_INITIALIZER;
-
-static progress_mode_t parse_mode(const char *s)
-{
-  if (s == NULL || *s == '\0' || strcasecmp(s, "auto") == 0)
-    return PROGRESS_AUTO;
-  if (strcasecmp(s, "thread") == 0) return PROGRESS_THREAD;
-  if (strcasecmp(s, "none") == 0) return PROGRESS_NONE;
-  DART_LOG_WARN("DART_PROGRESS=%s is not auto, thread or none; using auto", s);
-  return PROGRESS_AUTO;
-}
-
-bool dart__progress_wanted(void)
-{
-  return parse_mode(getenv("DART_PROGRESS")) != PROGRESS_NONE;
-}
+static long progress_interval_us = 1; /* the policy's, >= 1 */
 
 unsigned long dart__wait_word;
 
@@ -90,8 +74,7 @@ static void sleep_us(long us)
 static void *progress_main(void *arg)
 {
   (void)arg;
-  long base =
-      dart__env.progress_interval_us > 0 ? dart__env.progress_interval_us : 1;
+  long base = progress_interval_us;
   /* Waits inside the MPI's own calls do not serve the peers' atomics. */
   bool always = dart__caps_atomics_need_progress();
   dart__progress_policy_t pol;
@@ -119,15 +102,16 @@ static void start_thread(const char *why)
   }
   progress_running = true;
   DART_LOG_DEBUG("progress thread started (%s), interval %ld us", why,
-                 dart__env.progress_interval_us);
+                 progress_interval_us);
 }
 
-dart_ret_t dart__progress_init(void)
+dart_ret_t dart__progress_init(const dart__policy_t *policy)
 {
   dart_ret_t ret = dart__caps_probe(dart__g.comm, dart__g.size, dart__g.myid);
   if (ret != DART_OK) return ret;
-  progress_mode_t mode = parse_mode(dart__env.progress);
-  progress_allowed = mode != PROGRESS_NONE;
+  dart__progress_mode_t mode = policy->progress;
+  progress_interval_us = policy->progress_interval_us;
+  progress_allowed = mode != DART__PROGRESS_NONE;
   if (progress_allowed && dart__g.thread_level < MPI_THREAD_MULTIPLE) {
     /* Probing from a second thread would break the MPI's rules. */
     DART_LOG_DEBUG("no progress thread: MPI thread level %d; waits in DART "
@@ -142,7 +126,7 @@ dart_ret_t dart__progress_init(void)
                     "counters): initialize MPI with MPI_THREAD_MULTIPLE, or "
                     "select OMPI_MCA_osc=sm,pt2pt");
   }
-  if (mode == PROGRESS_THREAD) {
+  if (mode == DART__PROGRESS_THREAD) {
     pthread_mutex_lock(&progress_mutex);
     start_thread("DART_PROGRESS=thread");
     pthread_mutex_unlock(&progress_mutex);

@@ -1,6 +1,6 @@
 /*
  * Internal: when the progress thread drives MPI and how long it sleeps
- * (onesided/progress.c). Pure, so that tests/unit checks it without MPI.
+ * (transport/progress.c). Pure, so that tests/unit checks it without MPI.
  *
  * The thread looks at the process's wait word (dart_watch.h: low 16 bits
  * the waits under way, the bits above the finished ones) once per sleep:
