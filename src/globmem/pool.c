@@ -259,14 +259,8 @@ bool dart__pool_grow_refresh(int u)
   } else {
     MPI_Aint disp = dart__segment_disp(pool_seg, u, 0) -
                     (MPI_Aint)(POOL_RESERVED - GROW_PUBLISHED_AT);
-    int rc = MPI_Get(&pages, 1, MPI_UINT32_T, u, disp, 1, MPI_UINT32_T,
-                     pool_seg->win);
-    if (rc != MPI_SUCCESS) {
-      dart__mpi_log_error("dart_memalloc pool growth", "MPI_Get", rc);
-      return false;
-    }
-    if (dart__flush_target("dart_memalloc pool growth", pool_seg->win, u) !=
-        DART_OK)
+    if (dart__mpi_get_word("dart_memalloc pool growth", pool_seg->win, u, disp,
+                           &pages, MPI_UINT32_T) != DART_OK)
       return false;
   }
   size_t now = (size_t)pages * GROW_PAGE;

@@ -82,3 +82,14 @@ dart_ret_t dart__mpi_xfer(const char *func, bool put, void *buf,
   }
   return DART_OK;
 }
+
+dart_ret_t dart__mpi_get_word(const char *func, MPI_Win win, int unit,
+                              MPI_Aint disp, void *buf, MPI_Datatype type)
+{
+  int rc = MPI_Get(buf, 1, type, unit, disp, 1, type, win);
+  if (rc != MPI_SUCCESS) {
+    dart__mpi_log_error(func, "MPI_Get", rc);
+    return DART_ERR_OTHER;
+  }
+  return dart__flush_target(func, win, unit);
+}

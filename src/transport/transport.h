@@ -114,6 +114,15 @@ DART__HIDDEN dart_ret_t dart__mpi_xfer(const char *func, bool put, void *buf,
                                        const dart__xfer_t *x, MPI_Request *req);
 
 /*
+ * Reads one element of `type` at (unit, disp) of win into buf and
+ * completes it (a watched flush): the memory layer's reads of its own
+ * control words (e.g. a peer's published pool growth).
+ */
+DART__HIDDEN dart_ret_t dart__mpi_get_word(const char *func, MPI_Win win,
+                                           int unit, MPI_Aint disp, void *buf,
+                                           MPI_Datatype type);
+
+/*
  * Atomic op on nelem elements on the MPI path (old == NULL: accumulate,
  * else fetch-and-op of one element, flushed). Chooses native MPI atomics
  * or an emulation per basic type (see mpi_atomic.c).
