@@ -70,7 +70,9 @@ static dart_ret_t watch_fini(void)
 
 /*
  * In start order, the order dart_init has always used: teams need the
- * node topology, global memory and locality build on DART_TEAM_ALL. At
+ * node topology, global memory and locality build on DART_TEAM_ALL (the
+ * collectives' flag window comes after global memory, so that a failure
+ * to create windows keeps init stage 4: dart__explain_init_failure). At
  * exit the watchdog stops first, and the requests of released handles
  * complete before locality and global memory are torn down and before any
  * window is freed. A team is released locks first (their memory is
@@ -85,6 +87,8 @@ static const dart__module_t modules[] = {
     {"teams", dart__teams_init, dart__teams_fini, NULL, NULL},
     {"globmem", dart__globmem_init, globmem_fini, dart__globmem_team_init,
      dart__globmem_team_fini},
+    {"collflags", dart__coll_flags_init, dart__coll_fini, NULL,
+     dart__coll_team_fini},
     {"locality", dart__locality_init, locality_fini, NULL, locality_team_fini},
     {"handles", NULL, handles_fini, NULL, NULL},
     {"locks", NULL, NULL, NULL, locks_team_fini},
