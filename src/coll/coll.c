@@ -51,16 +51,18 @@ dart_ret_t dart_bcast(void *buf, size_t nelem, dart_datatype_t dtype,
   dart_ret_t ret = dart__coll_begin_span(__func__, teamid, &root.id, dtype,
                                          nelem, &team, &s);
   if (ret != DART_OK || nelem == 0) return ret;
-  if (buf == NULL)
+  if (buf == NULL) {
     ret = dart__coll_standin(
         __func__,
         DART__COLL_INVAL(__func__, "buf is NULL with %zu elements", nelem),
         team, DART__COLL_BCAST, s.count, s.type, s.bytes, root.id, MPI_OP_NULL);
-  else
+  } else {
     DART__COLL_RUN(
         ret, __func__, team, DART__WATCH_NONE,
         MPI_Bcast(buf, s.count, s.type, root.id, team->comm),
         MPI_Ibcast(buf, s.count, s.type, root.id, team->comm, &dart__req));
+    ret = dart__coll_end(__func__, team, ret);
+  }
   dart__coll_span_free(&s);
   return ret;
 }
@@ -97,6 +99,7 @@ dart_ret_t dart_scatter(const void *sendbuf, void *recvbuf, size_t nelem,
                                root.id, team->comm),
                    MPI_Iscatter(sendbuf, s.count, s.type, recv, s.count, s.type,
                                 root.id, team->comm, &dart__req));
+    ret = dart__coll_end(__func__, team, ret);
   }
   dart__coll_span_free(&s);
   return ret;
@@ -136,6 +139,7 @@ dart_ret_t dart_gather(const void *sendbuf, void *recvbuf, size_t nelem,
                               root.id, team->comm),
                    MPI_Igather(send, s.count, s.type, recvbuf, s.count, s.type,
                                root.id, team->comm, &dart__req));
+    ret = dart__coll_end(__func__, team, ret);
   }
   dart__coll_span_free(&s);
   return ret;
@@ -167,6 +171,7 @@ dart_ret_t dart_allgather(const void *sendbuf, void *recvbuf, size_t nelem,
                                  s.type, team->comm),
                    MPI_Iallgather(send, s.count, s.type, recvbuf, s.count,
                                   s.type, team->comm, &dart__req));
+    ret = dart__coll_end(__func__, team, ret);
   }
   dart__coll_span_free(&s);
   return ret;
@@ -218,6 +223,40 @@ static dart_ret_t allgatherv_bufs(const dart__team_t *team, size_t esize,
   return DART_OK;
 }
 
+/*
+ * allgatherv on a unit whose buffers failed the checks (err): warns its
+ * peers and takes part with zero-filled scratch buffers (the counts are
+ * equal on all units, so it sends nrecvelem[me] elements).
+ */
+static dart_ret_t allgatherv_standin(dart__team_t *team, const dart__type_t *d,
+                                     const int *icnt, const int *idsp,
+                                     size_t total, dart_ret_t err)
+{
+  const char *func = "dart_allgatherv";
+  size_t rbytes = total * d->base_size;
+  char *a = calloc(1, rbytes + (size_t)icnt[team->myid] * d->base_size);
+  if (a == NULL) {
+    DART__LOG_ERROR_IN(func, "out of memory for the stand-in buffers of a "
+                             "failed call: the other units may wait");
+    return err;
+  }
+  dart__coll_warn(func, team, DART__COLL_ALLGATHERV, -1);
+  MPI_Datatype t = d->mpi_inst;
+  int rc, ns = icnt[team->myid];
+  dart__coll_watch(func, "stand-in collective", team, DART__WATCH_NONE);
+  if (dart__coll_blocking()) {
+    rc = MPI_Allgatherv(a + rbytes, ns, t, a, icnt, idsp, t, team->comm);
+  } else {
+    MPI_Request req;
+    rc = MPI_Iallgatherv(a + rbytes, ns, t, a, icnt, idsp, t, team->comm, &req);
+    if (rc == MPI_SUCCESS) rc = dart__mpi_wait(&req);
+  }
+  dart__watch_end();
+  if (rc != MPI_SUCCESS) dart__mpi_log_error(func, "stand-in collective", rc);
+  free(a);
+  return dart__coll_end(func, team, err);
+}
+
 dart_ret_t dart_allgatherv(const void *sendbuf, size_t nsendelem,
                            dart_datatype_t dtype, void *recvbuf,
                            const size_t *nrecvelem, const size_t *recvdispls,
@@ -237,10 +276,13 @@ dart_ret_t dart_allgatherv(const void *sendbuf, size_t nsendelem,
   size_t total;
   ret = allgatherv_ints(n, nrecvelem, recvdispls, icnt, idsp, &total);
   const void *send = NULL;
-  if (ret == DART_OK && total > 0)
-    ret = allgatherv_bufs(team, d->base_size, sendbuf, nsendelem, recvbuf, icnt,
-                          idsp, total, &send);
-  if (ret == DART_OK && total > 0) {
+  if (ret != DART_OK || total == 0) {
+    /* the arrays are equal on all units: all return here alike */
+  } else if ((ret = allgatherv_bufs(team, d->base_size, sendbuf, nsendelem,
+                                    recvbuf, icnt, idsp, total, &send)) !=
+             DART_OK) {
+    ret = allgatherv_standin(team, d, icnt, idsp, total, ret);
+  } else {
     int ns = (int)nsendelem;
     MPI_Datatype t = d->mpi_inst;
     DART__COLL_RUN(
@@ -248,6 +290,7 @@ dart_ret_t dart_allgatherv(const void *sendbuf, size_t nsendelem,
         MPI_Allgatherv(send, ns, t, recvbuf, icnt, idsp, t, team->comm),
         MPI_Iallgatherv(send, ns, t, recvbuf, icnt, idsp, t, team->comm,
                         &dart__req));
+    ret = dart__coll_end(__func__, team, ret);
   }
   if (icnt != small) free(icnt);
   return ret;
@@ -280,5 +323,6 @@ dart_ret_t dart_alltoall(const void *sendbuf, void *recvbuf, size_t nelem,
       ret, __func__, team, DART__WATCH_NONE,
       MPI_Alltoall(send, n, t, recvbuf, n, t, team->comm),
       MPI_Ialltoall(send, n, t, recvbuf, n, t, team->comm, &dart__req));
+  ret = dart__coll_end(__func__, team, ret);
   return ret;
 }

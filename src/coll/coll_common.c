@@ -107,7 +107,9 @@ dart_ret_t dart__coll_standin(const char *func, dart_ret_t err,
                              "failed call: the other units may wait");
     return err;
   }
+  dart__coll_warn(func, team, kind, root);
   int rc;
+  dart__coll_watch(func, "stand-in collective", team, DART__WATCH_NONE);
   if (dart__coll_blocking()) {
     rc = standin_block(kind, a, a + span, count, type, root, op, team->comm);
   } else {
@@ -116,9 +118,10 @@ dart_ret_t dart__coll_standin(const char *func, dart_ret_t err,
                        &req);
     if (rc == MPI_SUCCESS) rc = dart__mpi_wait(&req);
   }
+  dart__watch_end();
   if (rc != MPI_SUCCESS) dart__mpi_log_error(func, "stand-in collective", rc);
   free(a);
-  return err;
+  return dart__coll_end(func, team, err);
 }
 
 /*

@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "dart_datatype.h"
 #include "dart_mpi.h"
@@ -183,24 +184,68 @@ static inline dart_ret_t dart__coll_check(const char *func, const char *call,
   return dart__coll_fail_mpi(func, call, rc);
 }
 
-/* Collectives a unit can stand in for (dart__coll_standin). */
+/* Data collectives, for the stand-in and the bad-argument protocol. */
 typedef enum {
   DART__COLL_BCAST,
   DART__COLL_SCATTER,
   DART__COLL_GATHER,
   DART__COLL_ALLGATHER,
+  DART__COLL_ALLGATHERV,
   DART__COLL_ALLTOALL,
   DART__COLL_ALLREDUCE,
   DART__COLL_REDUCE
 } dart__coll_kind_t;
 
+/* ---- one unit's bad argument (bad.c) ----------------------------------- */
+
 /*
- * A unit whose buffers failed its local checks (NULL, overlapping) still
- * takes part in the team's collective, with zero-filled scratch buffers
- * (count elements of type per block, block_bytes bytes each), so that no
- * peer waits for it forever. Returns err, the local error. Arguments that
- * are equal on all units by contract (team, root, type, count, op) fail
- * alike everywhere and need no stand-in.
+ * Per team id, two words of this unit's memory that the team's other units
+ * reach by RMA: [0] the flag a unit with a bad argument writes, [1] the
+ * number of the team's collectives this unit has finished (bad.c).
+ */
+extern _Atomic uint64_t *dart__coll_words DART__HIDDEN;
+
+/* The flag word was set: returns DART_ERR_INVAL (logged) if it names
+ * collective seq, else ret. */
+DART__HIDDEN dart_ret_t dart__coll_flagged(const char *func,
+                                           const dart__team_t *team,
+                                           uint64_t flag, uint64_t seq,
+                                           dart_ret_t ret);
+
+/*
+ * Ends every data collective that reached MPI, on every unit, bad or not:
+ * counts it, and turns ret into DART_ERR_INVAL if a unit whose data this
+ * unit received had a bad argument. One local load and one store.
+ */
+static inline dart_ret_t
+dart__coll_end(const char *func, const dart__team_t *team, dart_ret_t ret)
+{
+  _Atomic uint64_t *w = dart__coll_words + 2 * (size_t)team->id;
+  uint64_t seq = atomic_load_explicit(&w[1], memory_order_relaxed) + 1;
+  uint64_t flag = atomic_load_explicit(&w[0], memory_order_acquire);
+  if (DART__UNLIKELY(flag != 0))
+    ret = dart__coll_flagged(func, team, flag, seq, ret);
+  atomic_store_explicit(&w[1], seq, memory_order_release);
+  return ret;
+}
+
+/*
+ * Called by a unit whose buffers failed its local checks, before it joins
+ * the collective: flags the error in the memory of every unit whose result
+ * depends on this unit's data (root: the root of gather/reduce; all units:
+ * the root of bcast/scatter and every unit of the unrooted collectives).
+ */
+DART__HIDDEN void dart__coll_warn(const char *func, const dart__team_t *team,
+                                  dart__coll_kind_t kind, int root);
+
+/*
+ * A unit whose buffers failed its local checks (NULL, overlapping) warns
+ * its dependents (dart__coll_warn), then takes part in the team's
+ * collective with zero-filled scratch buffers (count elements of type per
+ * block, block_bytes bytes each), so that no peer waits for it forever,
+ * and ends it (dart__coll_end). Returns err, the local error. Arguments
+ * that are equal on all units by contract (team, root, type, count, op)
+ * fail alike everywhere and need no stand-in. Not for allgatherv.
  */
 DART__HIDDEN dart_ret_t dart__coll_standin(const char *func, dart_ret_t err,
                                            dart__team_t *team,

@@ -129,6 +129,7 @@ dart_ret_t dart_allreduce(const void *sendbuf, void *recvbuf, size_t nelem,
       MPI_Allreduce(send, recvbuf, r.count, r.type, r.op, team->comm),
       MPI_Iallreduce(send, recvbuf, r.count, r.type, r.op, team->comm,
                      &dart__req));
+  ret = dart__coll_end(__func__, team, ret);
   return ret;
 }
 
@@ -171,5 +172,6 @@ dart_ret_t dart_reduce(const void *sendbuf, void *recvbuf, size_t nelem,
       MPI_Reduce(send, recv, r.count, r.type, r.op, root.id, team->comm),
       MPI_Ireduce(send, recv, r.count, r.type, r.op, root.id, team->comm,
                   &dart__req));
+  ret = dart__coll_end(__func__, team, ret);
   return ret;
 }

@@ -95,6 +95,13 @@ DART__HIDDEN dart_ret_t dart__progress_init(const dart__policy_t *policy);
 DART__HIDDEN void dart__progress_fini(void);
 /* Keeps the policy's collective wait mode (coll_common.c). */
 DART__HIDDEN dart_ret_t dart__coll_init(const dart__policy_t *policy);
+/* Window of the collectives' bad-argument flags (coll/bad.c): made after
+ * global memory (module "collflags"), freed at exit; team_fini clears a
+ * released team's flag words. */
+DART__HIDDEN dart_ret_t dart__coll_flags_init(void);
+DART__HIDDEN dart_ret_t dart__coll_fini(void);
+DART__HIDDEN dart_ret_t dart__coll_team_fini(const char *func,
+                                             dart__team_t *team);
 /* Completes the requests of released handles (onesided/handles.c). */
 DART__HIDDEN void dart__handles_fini(void);
 

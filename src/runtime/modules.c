@@ -118,12 +118,20 @@ static dart_ret_t locality_init(dart__policy_t *policy)
   return dart__locality_init();
 }
 
+static dart_ret_t collflags_init(dart__policy_t *policy)
+{
+  (void)policy;
+  return dart__coll_flags_init();
+}
+
 /* The runtime's state handed to the modules as they start. */
 static dart__policy_t policy;
 
 /*
  * In start order, the order dart_init has always used: teams need the
- * node topology, global memory and locality build on DART_TEAM_ALL. At
+ * node topology, global memory and locality build on DART_TEAM_ALL (the
+ * collectives' flag window comes after global memory, so that a failure
+ * to create windows keeps init stage 4: dart__explain_init_failure). At
  * exit the watchdog stops first, and the requests of released handles
  * complete before locality and global memory are torn down and before any
  * window is freed. A team is released locks first (their memory is
@@ -139,6 +147,7 @@ static const dart__module_t modules[] = {
     {"teams", teams_init, dart__teams_fini, NULL, NULL},
     {"globmem", globmem_init, globmem_fini, dart__globmem_team_init,
      dart__globmem_team_fini},
+    {"collflags", collflags_init, dart__coll_fini, NULL, dart__coll_team_fini},
     {"locality", locality_init, locality_fini, NULL, locality_team_fini},
     {"handles", NULL, handles_fini, NULL, NULL},
     {"locks", NULL, NULL, NULL, locks_team_fini},

@@ -93,3 +93,25 @@ dart_ret_t dart__mpi_get_word(const char *func, MPI_Win win, int unit,
   }
   return dart__flush_target(func, win, unit);
 }
+
+int dart__mpi_word_fetch(MPI_Win win, int rank, MPI_Aint disp, uint64_t *out)
+{
+  static const uint64_t unused = 0;
+  return MPI_Fetch_and_op(&unused, out, MPI_UINT64_T, rank, disp, MPI_NO_OP,
+                          win);
+}
+
+int dart__mpi_word_replace(MPI_Win win, int rank, MPI_Aint disp, uint64_t val)
+{
+  return MPI_Accumulate(&val, 1, MPI_UINT64_T, rank, disp, 1, MPI_UINT64_T,
+                        MPI_REPLACE, win);
+}
+
+int dart__mpi_flush_win(const char *func, MPI_Win win)
+{
+  DART__WATCH(func, "MPI_Win_flush_all", DART__WATCH_NONE, DART__WATCH_NONE,
+              DART__WATCH_NONE, -1);
+  int rc = MPI_Win_flush_all(win);
+  dart__watch_end();
+  return rc;
+}

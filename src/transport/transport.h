@@ -123,6 +123,19 @@ DART__HIDDEN dart_ret_t dart__mpi_get_word(const char *func, MPI_Win win,
                                            MPI_Datatype type);
 
 /*
+ * 64-bit control words of a window that is not a segment's (e.g. the
+ * collectives' flag window): an atomic read (MPI_NO_OP fetch) into *out,
+ * or an atomic replace, of the word at (rank, disp). Issued only: complete
+ * them with dart__mpi_flush_win (MPI_Win_flush_all, watched under func).
+ * All return the MPI error code.
+ */
+DART__HIDDEN int dart__mpi_word_fetch(MPI_Win win, int rank, MPI_Aint disp,
+                                      uint64_t *out);
+DART__HIDDEN int dart__mpi_word_replace(MPI_Win win, int rank, MPI_Aint disp,
+                                        uint64_t val);
+DART__HIDDEN int dart__mpi_flush_win(const char *func, MPI_Win win);
+
+/*
  * Atomic op on nelem elements on the MPI path (old == NULL: accumulate,
  * else fetch-and-op of one element, flushed). Chooses native MPI atomics
  * or an emulation per basic type (see mpi_atomic.c).

@@ -13,8 +13,8 @@
  *  - a bad argument on one unit only in dart_team_create: every unit gets
  *    DART_ERR_INVAL, nobody waits in the communicator split;
  *  - a NULL buffer on one unit only in dart_bcast, dart_allreduce,
- *    dart_allgather and dart_reduce: that unit gets DART_ERR_INVAL, the
- *    others complete.
+ *    dart_allgather and dart_reduce: that unit and every unit receiving
+ *    its data get DART_ERR_INVAL, the others complete with correct data.
  * CTest runs it on one node, on simulated nodes, with MPI initialized by
  * the application (no progress thread) and with DART_PROGRESS=none.
  */
@@ -179,30 +179,42 @@ static void team_create_one_bad(void)
   TEST_OK(dart_group_destroy(&g));
 }
 
-/* Collectives with a bad buffer on the last unit only: it gets
- * DART_ERR_INVAL, the others complete (nobody waits for it). */
+/* Collectives with a bad buffer on the last unit only: every unit that
+ * receives data from it gets DART_ERR_INVAL too (never its zeros), the
+ * others complete with correct data, nobody waits for it; the next call
+ * is correct everywhere. */
 static void coll_one_bad(void)
 {
-  bool bad = nunits > 1 && me == nunits - 1;
+  int last = nunits - 1;
+  bool bad = me == last;
   long v[3] = {7, 8, 9}, sum[3] = {0, 0, 0};
   dart_team_unit_t root = {0};
+  if (me != 0) v[0] = v[2] = 0;
+  /* a non-root's buffer: only that unit fails */
   TEST_EQ_RET(
       dart_bcast(bad ? NULL : v, 3, DART_TYPE_LONG, root, DART_TEAM_ALL),
-      bad ? DART_ERR_INVAL : DART_OK);
+      bad || nunits == 1 ? DART_ERR_INVAL : DART_OK);
+  if (!bad)
+    TEST_CHECK_MSG(v[0] == 7 && v[2] == 9, "bcast: %ld %ld", v[0], v[2]);
   long one = 1;
   TEST_EQ_RET(dart_allreduce(&one, bad ? NULL : sum, 1, DART_TYPE_LONG,
                              DART_OP_SUM, DART_TEAM_ALL),
-              bad ? DART_ERR_INVAL : DART_OK);
-  /* the stand-in contributes zeros */
-  if (!bad) TEST_CHECK(sum[0] == (nunits > 1 ? nunits - 1 : 1));
+              DART_ERR_INVAL);
   long all[64];
   TEST_EQ_RET(
       dart_allgather(&one, bad ? NULL : all, 1, DART_TYPE_LONG, DART_TEAM_ALL),
-      bad ? DART_ERR_INVAL : DART_OK);
+      DART_ERR_INVAL);
+  /* the root's buffer: every unit fails */
   TEST_EQ_RET(dart_reduce(&one, bad ? NULL : sum, 1, DART_TYPE_LONG,
-                          DART_OP_SUM, (dart_team_unit_t){nunits - 1},
-                          DART_TEAM_ALL),
+                          DART_OP_SUM, (dart_team_unit_t){last}, DART_TEAM_ALL),
               bad ? DART_ERR_INVAL : DART_OK);
+  TEST_EQ_RET(dart_bcast(bad ? NULL : v, 3, DART_TYPE_LONG,
+                         (dart_team_unit_t){last}, DART_TEAM_ALL),
+              DART_ERR_INVAL);
+  TEST_OK(
+      dart_allreduce(&one, sum, 1, DART_TYPE_LONG, DART_OP_SUM, DART_TEAM_ALL));
+  TEST_CHECK_MSG(sum[0] == nunits, "sum %ld after the failures, expected %d",
+                 sum[0], nunits);
   os_barrier();
 }
 
