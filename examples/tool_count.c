@@ -10,9 +10,10 @@
  *   link it before DART: cc program.o -ldart-tool-count -ldart-mpi
  *   (or, with the static library, tool_count.o before libdart-mpi.a).
  *
- * Output lines (one per unit, then the total on unit 0):
- *   tool_count: unit 1: dart_put_blocking=100 dart_get_blocking=0 ...
+ * Output (unit 0, 4 units that made 100 dart_put_blocking each):
  *   tool_count: total: dart_put_blocking=400 dart_get_blocking=0 ...
+ *   tool_count: min: dart_put_blocking=100 dart_get_blocking=0 ...
+ *   tool_count: max: dart_put_blocking=100 dart_get_blocking=0 ...
  * Calls that DART makes internally use the pdart_* names and are not seen.
  */
 #include <dash/dart/if/dart_profiling.h>
@@ -52,6 +53,10 @@ static void tc_format(char *line, size_t cap, const char *who,
   for (int i = 0; i < TC_N && len > 0 && (size_t)len < cap; ++i) {
     len += snprintf(line + len, cap - (size_t)len, " %s=%llu", tc_names[i],
                     counts[i]);
+  }
+  if (len > 0 && (size_t)len + 1 < cap) {
+    line[len] = '\n';
+    line[len + 1] = '\0';
   }
 }
 
@@ -110,27 +115,33 @@ dart_ret_t dart_bcast(void *buf, size_t nelem, dart_datatype_t dtype,
   return pdart_bcast(buf, nelem, dtype, root, team);
 }
 
-/* The summary: the tool's own collective goes straight to pdart_allreduce,
- * so it is not counted. */
+/* The summary, on unit 0: the sum, the smallest and the largest count of
+ * each call over the units. The tool's own collectives go straight to
+ * pdart_allreduce, so they are not counted. */
 dart_ret_t dart_exit(void)
 {
-  unsigned long long mine[TC_N], sum[TC_N];
-  char line[512], who[32];
+  static const struct {
+    const char *who;
+    dart_operation_t op;
+  } rows[] = {
+      {"total", DART_OP_SUM}, {"min", DART_OP_MIN}, {"max", DART_OP_MAX}};
+  unsigned long long mine[TC_N], all[TC_N];
+  char line[512];
   dart_global_unit_t me = {.id = -1};
   for (int i = 0; i < TC_N; ++i) {
     mine[i] = __atomic_load_n(&tc_count[i], __ATOMIC_RELAXED);
   }
   if (pdart_initialized() && pdart_myid(&me) == DART_OK) {
-    snprintf(who, sizeof who, "unit %d", (int)me.id);
-    tc_format(line, sizeof line, who, mine);
-    printf("%s\n", line);
-    fflush(stdout);
-    if (pdart_allreduce(mine, sum, TC_N, DART_TYPE_ULONGLONG, DART_OP_SUM,
-                        DART_TEAM_ALL) == DART_OK &&
-        me.id == 0) {
-      tc_format(line, sizeof line, "total", sum);
-      printf("%s\n", line);
-      fflush(stdout);
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; ++r) {
+      if (pdart_allreduce(mine, all, TC_N, DART_TYPE_ULONGLONG, rows[r].op,
+                          DART_TEAM_ALL) != DART_OK) {
+        break;
+      }
+      if (me.id == 0) {
+        tc_format(line, sizeof line, rows[r].who, all);
+        fputs(line, stdout);
+        fflush(stdout);
+      }
     }
   }
   return pdart_exit();
