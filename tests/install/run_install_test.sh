@@ -9,6 +9,7 @@ prefix=$work/prefix
 echo "== cmake --install into $prefix"
 cmake --install "$build" --prefix "$prefix" > "$work/install.log"
 test -f "$prefix/include/dash/dart/if/dart.h"
+test -f "$prefix/include/dash/dart/if/dart_profiling.h"
 test -f "$prefix/lib/cmake/DART/DARTConfig.cmake" || test -f "$prefix"/lib*/cmake/DART/DARTConfig.cmake
 ls "$prefix"/lib*/libdart-mpi.so "$prefix"/lib*/libdart-mpi.a > /dev/null
 
@@ -32,4 +33,15 @@ cc -o "$work/pc_consumer" "$here/consumer/consumer.c" $cflags $libs \
    -Wl,-rpath,"$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=libdir dart-mpi)"
 # shellcheck disable=SC2086
 "$mpiexec" -n 2 $flags "$work/pc_consumer"
+
+echo "== tool library on the installed profiling interface (LD_PRELOAD)"
+root=$(cd "$here/../.." && pwd)
+# shellcheck disable=SC2086
+cc -shared -fPIC -o "$work/libtool_count.so" "$root/examples/tool_count.c" \
+   $cflags $libs
+# shellcheck disable=SC2086
+out=$("$mpiexec" -n 2 $flags env LD_PRELOAD="$work/libtool_count.so" \
+      "$work/pc_consumer")
+echo "$out"
+grep -q "^tool_count: total: .* dart_barrier=2 " <<< "$out"
 echo "install.consumer: all checks passed"

@@ -1,0 +1,17 @@
+# cmake -DDOXYGEN=<exe> -DDOXYFILE=<file> -DOUT=<dir> -P DartRunDoxygen.cmake
+# Runs Doxygen; fails if it fails or left any warning.
+file(REMOVE_RECURSE ${OUT})
+file(MAKE_DIRECTORY ${OUT})
+execute_process(COMMAND ${DOXYGEN} ${DOXYFILE} RESULT_VARIABLE rc)
+set(log "")
+if(EXISTS ${OUT}/warnings.log)
+  file(READ ${OUT}/warnings.log log)
+endif()
+if(NOT rc EQUAL 0 OR NOT log STREQUAL "")
+  message("${log}")
+  message(FATAL_ERROR "Doxygen failed (exit ${rc}) or warned: see above")
+endif()
+if(NOT EXISTS ${OUT}/html/index.html)
+  message(FATAL_ERROR "Doxygen wrote no ${OUT}/html/index.html")
+endif()
+message("API reference: ${OUT}/html/index.html (no warnings)")
