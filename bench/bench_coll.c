@@ -12,7 +12,15 @@
  * average, maximum over units), which filters out noise from other processes on
  * a shared machine.
  *
- * Usage: mpiexec -n N bench_coll [rounds] [iterations-at-8B]
+ * With --small (issue 22 item 2, the DASH-shaped small collectives):
+ * dart_allreduce, dart_bcast of 1, 4 and 16 doubles and dart_barrier only,
+ * against the 10% target. Every allreduce, reduce and bcast result of DART
+ * (both wait modes) is checked once per size after timing (exact sums of
+ * known values); --out=FILE writes the rows as CSV (unit 0) with a check
+ * column. --quick: 3 rounds of 200 calls.
+ *
+ * Usage: mpiexec -n N bench_coll [--small] [--quick] [--out=FILE]
+ *                                [rounds] [iterations-at-8B]
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -44,6 +52,14 @@ static int *icnts, *idsps;
     call;                                                                      \
     return MPI_Wait(&rq_, MPI_STATUS_IGNORE);                                  \
   } while (0)
+
+static int b_barrier(int v, size_t n)
+{
+  (void)n;
+  if (v == V_DART) return dart_barrier(DART_TEAM_ALL);
+  if (v == V_MPI) return MPI_Barrier(comm);
+  NB_WAIT(MPI_Ibarrier(comm, &rq_));
+}
 
 static int b_bcast(int v, size_t n)
 {
@@ -155,6 +171,44 @@ static int b_sendrecv(int v, size_t n)
   return MPI_Waitall(2, rq, st);
 }
 
+static FILE *csv;
+static double target = 1.05;
+
+/* Runs DART's op once in each wait mode on known data and compares the
+ * result exactly: allreduce/reduce of me + 1 + i, bcast from unit 0.
+ * Returns "ok", "FAILED", or "-" for an operation without a check. */
+static const char *check_op(const bench_t *b, size_t n)
+{
+  bool red = b->run == b_allreduce || b->run == b_reduce;
+  if (!red && b->run != b_bcast) return "-";
+  int ok = 1;
+  for (int mode = 0; mode < 2; mode++) {
+    dart__coll_wait_mode = mode ? DART__COLL_WAIT_BLOCK : DART__COLL_WAIT_YIELD;
+    for (size_t i = 0; i < n; i++) {
+      sbuf[i] = me + 1 + (double)i;
+      rbuf[i] = b->run == b_bcast && me == 0 ? 7.0 + (double)i : -1.0;
+    }
+    if (b->run(V_DART, n) != 0) ok = 0;
+    bool has = b->run != b_reduce || me == 0;
+    for (size_t i = 0; i < n && has; i++) {
+      double want =
+          red ? nu * (nu + 1) / 2.0 + (double)nu * (double)i : 7.0 + (double)i;
+      if (rbuf[i] != want) {
+        fprintf(stderr,
+                "bench_coll: FAILED %s (%s mode) unit %d element %zu: "
+                "%g, expected %g\n",
+                b->name, mode ? "block" : "yield", me, i, rbuf[i], want);
+        ok = 0;
+        break;
+      }
+    }
+  }
+  dart__coll_wait_mode = DART__COLL_WAIT_AUTO;
+  int all;
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, comm);
+  return all ? "ok" : "FAILED";
+}
+
 /* Average time per call of `iters` calls, maximum over all units. */
 static double time_variant(const bench_t *b, int v, size_t n, int iters)
 {
@@ -174,7 +228,7 @@ static double time_variant(const bench_t *b, int v, size_t n, int iters)
   return tmax;
 }
 
-static void bench_one(const bench_t *b, size_t n, int rounds, int iters)
+static int bench_one(const bench_t *b, size_t n, int rounds, int iters)
 {
   double best[NVAR];
   for (int v = 0; v < NVAR; v++) {
@@ -186,26 +240,64 @@ static void bench_one(const bench_t *b, size_t n, int rounds, int iters)
       double t = time_variant(b, v, n, iters);
       if (t < best[v]) best[v] = t;
     }
+  const char *check = check_op(b, n);
+  if (b->run == b_barrier) n = 0;
   if (me == 0) {
     double dart = auto_block ? best[V_DART_BLOCK] : best[V_DART];
     double r = dart / best[V_MPI];
-    printf("%-11s %6zu B %8.2f %8.2f %8.2f %8.2f %7.3f %-4s %7.3f %7.3f\n",
+    printf("%-11s %6zu B %8.2f %8.2f %8.2f %8.2f %7.3f %-4s %7.3f %7.3f %s\n",
            b->name, n * sizeof(double), best[V_DART] * 1e6,
            best[V_DART_BLOCK] * 1e6, best[V_MPI] * 1e6, best[V_MPI_NB] * 1e6, r,
-           r <= 1.05 ? "ok" : "OVER", best[V_DART] / best[V_MPI_NB],
-           best[V_DART_BLOCK] / best[V_MPI]);
+           r <= target ? "ok" : "OVER", best[V_DART] / best[V_MPI_NB],
+           best[V_DART_BLOCK] / best[V_MPI], check);
+    if (csv != NULL)
+      fprintf(csv, "%s,%zu,%d,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%s\n",
+              b->name, n, nu, auto_block ? "block" : "yield", dart * 1e6,
+              best[V_DART] * 1e6, best[V_DART_BLOCK] * 1e6, best[V_MPI] * 1e6,
+              best[V_MPI_NB] * 1e6, r, target, check);
   }
+  return strcmp(check, "FAILED") != 0;
 }
 
 int main(int argc, char **argv)
 {
-  int rounds = argc > 1 ? atoi(argv[1]) : 5;
-  int iters_small = argc > 2 ? atoi(argv[2]) : 2000;
   if (dart_init(&argc, &argv) != DART_OK) return 1;
+  int rounds = 5, iters_small = 2000, pos = 0;
+  bool small = false, quick = false;
+  const char *out = NULL;
+  for (int a = 1; a < argc; a++) {
+    if (strcmp(argv[a], "--small") == 0)
+      small = true;
+    else if (strcmp(argv[a], "--quick") == 0)
+      quick = true;
+    else if (strncmp(argv[a], "--out=", 6) == 0)
+      out = argv[a] + 6;
+    else if (pos++ == 0)
+      rounds = atoi(argv[a]);
+    else
+      iters_small = atoi(argv[a]);
+  }
+  if (quick && pos < 1) rounds = 3;
+  if (quick && pos < 2) iters_small = 200;
+  if (rounds < 1) rounds = 1;
+  if (iters_small < 1) iters_small = 1;
+  if (small) target = 1.10;
   comm = dart__team_get(DART_TEAM_ALL)->comm;
   auto_block = dart__coll_blocking();
   MPI_Comm_rank(comm, &me);
   MPI_Comm_size(comm, &nu);
+  if (me == 0 && out != NULL) {
+    if ((csv = fopen(out, "w")) == NULL) {
+      fprintf(stderr, "bench_coll: cannot write %s\n", out);
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    const char *cw = getenv("DART_COLL_WAIT");
+    fprintf(csv,
+            "#units=%d\n#trials=%d\n#iterations=%d\n#coll_wait=%s\n"
+            "op,elements,units,auto_mode,dart_us,dart_yield_us,dart_block_us,"
+            "mpi_us,mpi_nb_us,ratio,target,check\n",
+            nu, rounds, iters_small, cw ? cw : "(unset: auto)");
+  }
   size_t maxn = 64 * 1024 / sizeof(double);
   sbuf = calloc(maxn * (size_t)nu, sizeof(double));
   rbuf = calloc(maxn * (size_t)nu, sizeof(double));
@@ -218,27 +310,42 @@ int main(int argc, char **argv)
       {"gather", b_gather},         {"allgather", b_allgather},
       {"allgatherv", b_allgatherv}, {"alltoall", b_alltoall},
       {"allreduce", b_allreduce},   {"reduce", b_reduce},
-      {"sendrecv", b_sendrecv}};
+      {"sendrecv", b_sendrecv},     {"barrier", b_barrier}};
+  static const bench_t small_benches[] = {
+      {"allreduce", b_allreduce}, {"bcast", b_bcast}, {"barrier", b_barrier}};
   if (me == 0) {
     printf("# bench_coll: %d units, best of %d rounds, times in us per call\n"
            "# dart_y: DART yield mode, dart_b: DART block mode, mpi: blocking "
            "MPI, mpi_nb: MPI_I* + MPI_Wait\n"
-           "# ratio: DART as auto-configured here (%s) / mpi, target <= 1.05; "
+           "# ratio: DART as auto-configured here (%s) / mpi, target <= %.2f; "
            "y/nb = dart_y / mpi_nb; b/mpi = dart_b / mpi\n",
-           nu, rounds, auto_block ? "block" : "yield");
-    printf("%-11s %8s %8s %8s %8s %8s %7s %-4s %7s %7s\n", "op", "size",
-           "dart_y", "dart_b", "mpi", "mpi_nb", "ratio", "5%", "y/nb", "b/mpi");
+           nu, rounds, auto_block ? "block" : "yield", target);
+    printf("%-11s %8s %8s %8s %8s %8s %7s %-4s %7s %7s %s\n", "op", "size",
+           "dart_y", "dart_b", "mpi", "mpi_nb", "ratio", "tgt", "y/nb", "b/mpi",
+           "check");
   }
-  size_t sizes[2] = {1, maxn};
-  for (int s = 0; s < 2; s++)
-    for (size_t k = 0; k < sizeof benches / sizeof benches[0]; k++) {
-      int iters = s == 0 ? iters_small : iters_small / 20 + 1;
-      bench_one(&benches[k], sizes[s], rounds, iters);
-    }
+  int ok = 1;
+  if (small) {
+    static const size_t sz[3] = {1, 4, 16};
+    for (int k = 0; k < 3; k++)
+      for (int s = 0; s < 3; s++) {
+        if (k == 2 && s > 0) break; /* barrier: no size */
+        ok &= bench_one(&small_benches[k], sz[s], rounds, iters_small);
+      }
+  } else {
+    size_t sizes[2] = {1, maxn};
+    for (int s = 0; s < 2; s++)
+      for (size_t k = 0; k < sizeof benches / sizeof benches[0]; k++) {
+        if (s == 1 && benches[k].run == b_barrier) continue;
+        int iters = s == 0 ? iters_small : iters_small / 20 + 1;
+        ok &= bench_one(&benches[k], sizes[s], rounds, iters);
+      }
+  }
+  if (csv != NULL) fclose(csv);
   free(sbuf);
   free(rbuf);
   free(cnts);
   free(icnts);
   dart_exit();
-  return 0;
+  return ok ? 0 : 1;
 }

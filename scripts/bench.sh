@@ -4,7 +4,7 @@
 # regenerates docs/benchmarks.md, docs/bench/*.csv and docs/bench/*.png.
 #
 #   scripts/bench.sh [--quick] [--mpi openmpi|mpich|both] [--docs DIR]
-#                    [--multihost-only]
+#                    [--multihost-only | --dash-only]
 #
 #   --quick  fewer sizes, iterations and trials: under a minute (CI).
 #   --mpi    MPI(s) to build and run with; default openmpi (the only one
@@ -12,6 +12,9 @@
 #   --docs   output directory instead of docs/.
 #   --multihost-only  only the inter-host section (the others are reported
 #            as not run; use with --docs DIR to keep docs/ as it is).
+#   --dash-only  only the DASH-shaped workloads (bench_accumulate,
+#            bench_coll --small); rewrites only that section of
+#            benchmarks.md (between its markers) and its CSV/PNG files.
 #
 # The full run also measures across two hosts made on this machine by
 # scripts/multihost/dmh (the report's inter-host section, Open MPI only;
@@ -24,6 +27,7 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 quick=0
 mh_only=0
+dash_only=0
 mpis=(openmpi)
 docs="$root/docs"
 while [ $# -gt 0 ]; do
@@ -32,7 +36,8 @@ while [ $# -gt 0 ]; do
     --mpi) shift; [ "${1:-}" = both ] && mpis=(openmpi mpich) || mpis=("${1:?}") ;;
     --docs) shift; docs=${1:?} ;;
     --multihost-only) mh_only=1 ;;
-    *) echo "usage: $0 [--quick] [--mpi openmpi|mpich|both] [--docs DIR] [--multihost-only]" >&2; exit 2 ;;
+    --dash-only) dash_only=1 ;;
+    *) echo "usage: $0 [--quick] [--mpi openmpi|mpich|both] [--docs DIR] [--multihost-only | --dash-only]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -77,7 +82,7 @@ build() {
     cmake --build "$dir/dart" --target bench_lock >> "$dir/build.log" 2>&1 || return 1
   fi
   cmake --build "$dir/dart" --target bench_alloc bench_progress bench_scale \
-    >> "$dir/build.log" 2>&1 || return 1
+    bench_accumulate bench_coll >> "$dir/build.log" 2>&1 || return 1
 }
 
 # run <mpi> <np> <name> <exe> [args]: one benchmark, CSV to $res/<name>.csv.
@@ -175,9 +180,24 @@ run_scale() {
   fi
 }
 
+# The DASH-shaped workloads (issue 22): bulk accumulate and singles under
+# traffic (bench_accumulate) at 2 units and, every unit at once, at 4;
+# small collectives (bench_coll --small) at 2, 3 and 4 units. Quick: 2
+# units only, small sizes (a few seconds).
+run_dash() {
+  local mpi=$1 b="$2/dart/bench" np
+  run "$mpi" 2 dash_acc_np2 "$b/bench_accumulate" --sections=1256
+  for np in 2 3 4; do
+    [ $quick -eq 1 ] && [ "$np" -gt 2 ] && break
+    run "$mpi" "$np" "dash_coll_np$np" "$b/bench_coll" --small
+  done
+  [ $quick -eq 1 ] || run "$mpi" 4 dash_acc_np4 "$b/bench_accumulate" --sections=56
+}
+
 run_suite() {
   local mpi=$1 dir=$2 b="$2/paper"
   run_scale "$dir"
+  run_dash "$mpi" "$dir"
   run_alloc "$mpi" "$dir"
   run_progress "$mpi" "$dir"
   run "$mpi" 2 rma_shm "$b/paper_rma" --path=shm
@@ -261,12 +281,16 @@ for mpi in "${mpis[@]}"; do
   echo "bench: building with $mpi"
   build "$mpi" "$dir" || { echo "bench: build with $mpi failed"; exit 1; }
   write_meta "$mpi" "$dir"
-  [ $mh_only -eq 1 ] || run_suite "$mpi" "$dir"
-  run_multihost "$mpi" "$dir"
+  if [ $dash_only -eq 1 ]; then
+    run_dash "$mpi" "$dir"
+  else
+    [ $mh_only -eq 1 ] || run_suite "$mpi" "$dir"
+    run_multihost "$mpi" "$dir"
+  fi
   echo "load_after=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$res/meta.txt"
 done
 "$py" "$root/bench/paper/report.py" --results "$results" --docs "$docs" \
-  --print-targets || status=1
+  --print-targets $([ $dash_only -eq 1 ] && echo --splice-dash) || status=1
 echo "bench: wrote $docs/benchmarks.md in $(( $(date +%s) - start ))s" \
   "($([ $status -eq 0 ] && echo 'all benchmarks ran, all data checks passed' || echo 'FAILURES above'))"
 exit $status
