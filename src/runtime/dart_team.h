@@ -85,6 +85,8 @@ DART__HIDDEN void dart__locality_team_fini(dart__team_t *team);
 DART__HIDDEN dart_ret_t dart__types_init(void);
 DART__HIDDEN void dart__types_fini(void);
 DART__HIDDEN dart_ret_t dart__globmem_init(void); /* after teams_init */
+/* Keeps the policy's wait mode for dart_barrier (barrier.c). */
+DART__HIDDEN void dart__barrier_set_policy(const dart__policy_t *policy);
 /* Keeps the policy's wait mode for allocation agreements (agree.c). */
 DART__HIDDEN void dart__agree_set_policy(const dart__policy_t *policy);
 DART__HIDDEN void dart__globmem_fini(void);

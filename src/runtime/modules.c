@@ -95,7 +95,7 @@ static dart_ret_t types_init(dart__policy_t *policy)
 
 static dart_ret_t teams_init(dart__policy_t *policy)
 {
-  (void)policy;
+  dart__barrier_set_policy(policy);
   return dart__teams_init();
 }
 
