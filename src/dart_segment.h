@@ -3,10 +3,18 @@
  * the one-sided communication code.
  *
  * A segment is one allocation (or registration) of a team. Every member
- * holds a record with its own portion (base, size), every unit's portion
- * size, the RMA window over the team communicator and the base address of
- * every portion the caller can load/store (its own, and those of node peers
- * for memory that came from an MPI shared-memory window).
+ * holds a record with its own portion (base, size), the portion size of
+ * every unit (one number if all are equal), the RMA window over the team
+ * communicator and the base address of every portion the caller can
+ * load/store (its own, and those of node peers for memory that came from
+ * an MPI shared-memory window).
+ *
+ * Nothing in a record grows with the team's size where sizes are equal
+ * (issue 23): mapped bases are kept per node rank (node_base, node-size
+ * entries, shared by every block carved from one heap chunk), team unit ->
+ * node rank is the team's node_idx, and window displacements of the shared
+ * windows' aligned portions are computed (disp_neg0/disp_step) instead of
+ * stored per unit.
  */
 #ifndef DART__SEGMENT_H
 #define DART__SEGMENT_H
@@ -38,19 +46,33 @@ typedef enum {
 typedef struct dart__segment {
   /* Hot fields first: everything the resolver reads is in the first
    * cache line, without touching the team. */
-  int nunits;          /* team size                                      */
-  int myid;            /* caller's team unit id                          */
-  size_t sym_size;     /* portion size of every unit if all are equal    */
-  size_t *sizes;       /* [nunits] portion sizes, NULL if symmetric      */
-  char **unit_base;    /* [nunits] portion base of every unit the caller
-                          can load/store (itself, node peers of shared
-                          memory), NULL for the others                   */
-  MPI_Aint disp_pad;   /* window displacement of every unit's portion   */
-  MPI_Aint *disp_pads; /* [nunits] the same if it differs per unit      */
-  MPI_Win win;         /* RMA window on team->comm (rank = team unit),
-                          in a lock_all epoch for its whole life         */
-  bool cpu_atomics;    /* atomics by CPU instructions on the mapping     */
-  int mpi_used;        /* sticky: an MPI RMA op was issued on win        */
+  int nunits;         /* team size                                      */
+  int myid;           /* caller's team unit id                          */
+  size_t sym_size;    /* portion size of every unit if all are equal    */
+  size_t *sizes;      /* [nunits] portion sizes, NULL if symmetric or
+                         equal but for one unit's                       */
+  unsigned odd_unit1; /* 1 + the unit whose portion is odd_size (the
+                         last one, as in block distributions), 0: none */
+  size_t odd_size;
+  const int32_t *node_idx; /* team->node_idx: node rank of a team unit on
+                              the caller's node, else -1                  */
+  char *const *node_base;  /* [team->node_size] by node rank: portion
+                              start of each node peer the caller can
+                              load/store, else NULL; the record's own
+                              array (own_bases) or its heap chunk's       */
+  uint64_t base_off;       /* added to node_base entries (block offset in
+                              the heap chunk, DART's hidden prefix)      */
+  MPI_Aint disp_pad;       /* displacement of every unit's portion start
+                              (without disp_pads), plus the computed pad: */
+  MPI_Aint disp_neg0;      /* unit u's pad in a shared window laid out   */
+  MPI_Aint disp_step;      /* contiguously: (neg0 - u * step) & mask     */
+  MPI_Aint disp_mask;      /* 0 where there is no such pad               */
+  MPI_Aint *disp_pads;     /* [nunits] displacement of each portion if they
+                              follow no rule (registrations)             */
+  MPI_Win win;             /* RMA window on team->comm (rank = team unit),
+                              in a lock_all epoch for its whole life         */
+  bool cpu_atomics;        /* atomics by CPU instructions on the mapping     */
+  int mpi_used;            /* sticky: an MPI RMA op was issued on win        */
 
   int16_t segid;
   dart__seg_kind_t kind;
@@ -67,13 +89,14 @@ typedef struct dart__segment {
   void *owner;       /* dart_allocator_t owning an ALLOCATOR segment   */
   dart__osc_t osc;   /* component carrying win (atomics choose by it)  */
   char *own_base;    /* caller's portion if peers reach it through MPI
-                        (then unit_base[myid] is NULL), else NULL      */
+                        (then its node_base entry is NULL), else NULL  */
   int chunk;         /* 1 + index of the team heap chunk it was carved
                         from (win is the chunk's), 0 if none          */
   uint64_t heap_off; /* its block's offset in that chunk              */
   bool borrowed;     /* win is the team's dynamic window, not seg's   */
   int mpi_left;      /* at creation: MPI objects left (team minimum)   */
   bool attached;     /* base is attached to it (registrations)        */
+  char **own_bases;  /* node_base when the record owns it, else NULL */
 } dart__segment_t;
 
 /* Where a (gptr, nbytes) access goes. */
@@ -112,8 +135,9 @@ static inline dart__segtable_t *dart__segtable_of(dart_team_t teamid)
 static inline size_t dart__segment_portion(const dart__segment_t *seg, int u)
 {
   /* Relaxed load: the growth segment's sizes grow while it is in use. */
-  return seg->sizes != NULL ? __atomic_load_n(&seg->sizes[u], __ATOMIC_RELAXED)
-                            : seg->sym_size;
+  if (__builtin_expect(seg->sizes != NULL, 0))
+    return __atomic_load_n(&seg->sizes[u], __ATOMIC_RELAXED);
+  return (unsigned)u + 1 == seg->odd_unit1 ? seg->odd_size : seg->sym_size;
 }
 
 /* Segment of (teamid, segid) or NULL; no logging. */
@@ -143,6 +167,17 @@ static inline dart__segment_t *dart__segment_lookup(const char *func,
   return seg;
 }
 
+/* Start of team unit u's portion as mapped by the caller, or NULL if the
+ * caller does not load/store it (u must be in range). O(1): the unit's
+ * node rank, then the base of that node peer. */
+static inline char *dart__segment_mapped(const dart__segment_t *seg, int u)
+{
+  int r = seg->node_idx[u];
+  if (r < 0) return NULL;
+  char *b = seg->node_base[r];
+  return b != NULL ? b + seg->base_off : NULL;
+}
+
 /*
  * Validates gptr for an access of nbytes bytes starting at its offset
  * (team, segment, target unit, offset + nbytes <= portion size) without
@@ -164,7 +199,7 @@ dart__segment_fast(dart_gptr_t gptr, size_t nbytes, dart__segment_t **segp)
   uint64_t off = gptr.addr_or_offs.offset;
   if (__builtin_expect(off > psize || nbytes > psize - off, 0)) return NULL;
   *segp = seg;
-  char *b = seg->unit_base[u];
+  char *b = dart__segment_mapped(seg, u);
   return __builtin_expect(b != NULL, 1) ? b + off : NULL;
 }
 
@@ -172,8 +207,10 @@ dart__segment_fast(dart_gptr_t gptr, size_t nbytes, dart__segment_t **segp)
 static inline MPI_Aint dart__segment_disp(const dart__segment_t *seg, int u,
                                           uint64_t off)
 {
-  return (MPI_Aint)off +
-         (seg->disp_pads != NULL ? seg->disp_pads[u] : seg->disp_pad);
+  if (__builtin_expect(seg->disp_pads != NULL, 0))
+    return (MPI_Aint)off + seg->disp_pads[u];
+  return (MPI_Aint)off + seg->disp_pad +
+         ((seg->disp_neg0 - (MPI_Aint)u * seg->disp_step) & seg->disp_mask);
 }
 
 /* Logs why gptr does not resolve for nbytes (whichever check of

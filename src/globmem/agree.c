@@ -76,6 +76,22 @@ static bool pair_equal(const int64_t *v, int i)
   return v[i] == -v[i + 1];
 }
 
+/* Sizes equal but for the last unit's (a block distribution's remainder)
+ * need no per-unit array: sym_size and the last unit's odd_size. Not for
+ * registrations (their layout is left as it is). */
+static void compact_sizes(dart__segment_t *seg)
+{
+  int n = seg->nunits;
+  if (seg->kind == DART__SEG_REGISTER) return;
+  for (int u = 1; u < n - 1; u++)
+    if (seg->sizes[u] != seg->sizes[0]) return;
+  seg->sym_size = seg->sizes[0];
+  seg->odd_unit1 = (unsigned)n;
+  seg->odd_size = seg->sizes[n - 1];
+  free(seg->sizes);
+  seg->sizes = NULL;
+}
+
 /* Exchanges (size, displacement) of every unit: sizes or pads differ. */
 static dart_ret_t gather_sizes(const char *func, dart__segment_t *seg,
                                bool same_size, bool same_pad)
@@ -111,6 +127,7 @@ static dart_ret_t gather_sizes(const char *func, dart__segment_t *seg,
     if (!same_pad) seg->disp_pads[u] = (MPI_Aint)all[2 * u + 1];
   }
   free(all);
+  if (!same_size) compact_sizes(seg);
   return DART_OK;
 }
 

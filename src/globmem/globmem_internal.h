@@ -49,6 +49,9 @@ DART__HIDDEN dart__segment_t *
 dart__segment_record(dart__team_t *team, dart__seg_kind_t kind, size_t size);
 /* Frees the segment record a team keeps for reuse (team destruction). */
 DART__HIDDEN void dart__segment_spare_free(dart__segtable_t *tab);
+/* Gives seg an array of mapped bases of its own (node_size entries, all
+ * NULL), freed with seg; DART_OK if it has one. */
+DART__HIDDEN dart_ret_t dart__segment_own_bases(dart__segment_t *seg);
 /* Creates the windows of an allocated segment of size bytes per unit with
  * the window scheme of window.c (collective); func, the public call, names
  * the waits for the watchdog and the failures in the log. */
@@ -96,7 +99,8 @@ DART__HIDDEN dart_ret_t dart__heap_fini(const char *func, dart__team_t *team);
  * Agreement step of a creation (agree.c): combines sizes, ids, local
  * statuses and retired registrations of all members of seg's team (its
  * record filled in: size, segid, disp_pad). Sets seg->sym_size and, if
- * they differ between units, seg->sizes / seg->disp_pads. Returns the
+ * they differ between units, seg->sizes (odd_unit1/odd_size if only the
+ * last unit's size differs) / seg->disp_pads. Returns the
  * worst status of all members, DART_ERR_OTHER if ids differ (collective
  * calls out of order). *collect is for dart__segment_collect.
  */

@@ -19,7 +19,9 @@
  *
  * The segment of a carved allocation shares the chunk's windows: win is
  * the chunk's RMA window, every displacement and mapped base is the
- * chunk's plus the block offset. The resolver sees an ordinary segment.
+ * chunk's plus the block offset (the record points at the chunk's array of
+ * mapped bases: its size does not depend on the team's). The resolver
+ * sees an ordinary segment.
  */
 #include <stdlib.h>
 
@@ -94,6 +96,11 @@ static dart_ret_t add_chunk(const char *func, dart__team_t *team,
     ret = dart__window_alloc(func, c->seg, size);
     if (ret == DART_OK) dart__segment_set_atomics(c->seg);
   }
+  if (ret == DART_OK && !c->seg->cpu_atomics) {
+    /* Peers reach the caller's blocks through MPI, and so must the caller
+     * (dart__segment_create): its entry in the shared array is NULL. */
+    c->seg->own_bases[team->node_rank] = NULL;
+  }
   if (ret != DART_OK) {
     dart__log(DART__LOG_ERROR, func,
               "cannot add a %zu-byte chunk to the heap of team %d", size,
@@ -109,12 +116,19 @@ static dart_ret_t add_chunk(const char *func, dart__team_t *team,
   return DART_OK;
 }
 
-/* Makes seg a view of bytes [off, off + size) of every portion of c. */
+/* Makes seg a view of bytes [off, off + size) of every portion of c:
+ * constant work and memory (the chunk's mapped bases and displacement
+ * rule, shifted by off), except for a chunk whose displacements had to be
+ * kept per unit (window.c, single_node_layout; not seen with MPICH or
+ * Open MPI). */
 static dart_ret_t view(dart__segment_t *seg, const chunk_t *c, uint64_t off)
 {
   const dart__segment_t *cs = c->seg;
-  for (int u = 0; u < seg->nunits; u++)
-    seg->unit_base[u] = cs->unit_base[u] ? cs->unit_base[u] + off : NULL;
+  seg->node_base = cs->node_base;
+  seg->base_off = cs->base_off + off;
+  seg->disp_neg0 = cs->disp_neg0;
+  seg->disp_step = cs->disp_step;
+  seg->disp_mask = cs->disp_mask;
   if (cs->disp_pads != NULL) {
     seg->disp_pads = malloc((size_t)seg->nunits * sizeof *seg->disp_pads);
     if (seg->disp_pads == NULL) return DART_ERR_NOMEM;

@@ -64,8 +64,7 @@ static locked_buddy_t pool;
  * are then out of reach of global pointers. */
 static void hide_prefix(dart__segment_t *seg, size_t n)
 {
-  for (int u = 0; u < seg->nunits; u++)
-    if (seg->unit_base[u] != NULL) seg->unit_base[u] += n;
+  seg->base_off += n; /* every mapped base */
   for (int u = 0; seg->disp_pads != NULL && u < seg->nunits; u++)
     seg->disp_pads[u] += (MPI_Aint)n;
   seg->disp_pad += (MPI_Aint)n;
@@ -73,6 +72,7 @@ static void hide_prefix(dart__segment_t *seg, size_t n)
   if (seg->own_base != NULL) seg->own_base += n;
   seg->size -= n;
   seg->sym_size -= n;
+  if (seg->odd_unit1 != 0) seg->odd_size -= n;
 }
 
 /*
@@ -131,9 +131,11 @@ static dart_ret_t grow_segment(dart__team_t *all, char *base, size_t size)
   g->base = base;
   /* Nothing committed yet on any unit. */
   g->sizes = calloc((size_t)all->size, sizeof *g->sizes);
-  if (g->sizes == NULL) return DART_ERR_NOMEM;
+  /* Mapped bases: only the caller's, and only without a window. */
+  if (g->sizes == NULL || dart__segment_own_bases(g) != DART_OK)
+    return DART_ERR_NOMEM;
   if (all->size == 1) { /* no window: load/store and CPU atomics */
-    g->unit_base[0] = base;
+    g->own_bases[0] = base;
     dart__segment_set_atomics(g);
   } else {
     /* Agreed: every unit has the same budget this early. */
@@ -175,7 +177,8 @@ static dart_ret_t grow_init(dart__team_t *all, size_t bytes)
 /* Where unit u's published committed size is, if the caller maps it. */
 static uint32_t *grow_published(int u)
 {
-  char *b = u == dart__g.myid ? pool_seg->base : pool_seg->unit_base[u];
+  char *b =
+      u == dart__g.myid ? pool_seg->base : dart__segment_mapped(pool_seg, u);
   return b != NULL ? (uint32_t *)(void *)(b - POOL_RESERVED + GROW_PUBLISHED_AT)
                    : NULL;
 }

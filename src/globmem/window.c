@@ -272,6 +272,65 @@ static dart_ret_t shared_base(MPI_Win shm, int r, char **base, MPI_Aint *pad)
   return DART_OK;
 }
 
+dart_ret_t dart__segment_own_bases(dart__segment_t *seg)
+{
+  if (seg->own_bases != NULL) return DART_OK;
+  seg->own_bases = calloc((size_t)seg->team->node_size, sizeof(char *));
+  if (seg->own_bases == NULL) return DART_ERR_NOMEM;
+  seg->node_base = seg->own_bases;
+  return DART_OK;
+}
+
+/* The padding rule of a window where rank 0's raw base is raw0 and every
+ * rank asked for msize bytes: uniform (step 0) or contiguous layout. */
+static MPI_Aint rule_pad(MPI_Aint neg0, MPI_Aint step, int u)
+{
+  return (neg0 - (MPI_Aint)u * step) & (MPI_Aint)(seg_align - 1);
+}
+
+/*
+ * Mapped bases and RMA displacements of a shared window on the team
+ * communicator (rank = team unit = node rank). Displacements skip each
+ * unit's alignment padding, which is kept as a rule rather than per unit:
+ * the same pad for every unit (Open MPI), or the pad of a contiguous
+ * layout, where rank u's memory starts u * msize bytes after rank 0's
+ * (the MPI default without alloc_shared_noncontig; MPICH). The rule is
+ * checked against every unit's actual pad; only if neither holds (unequal
+ * sizes, another layout) is a per-unit array kept.
+ */
+static dart_ret_t single_node_layout(dart__segment_t *seg, MPI_Aint msize)
+{
+  char *raw0;
+  MPI_Aint sz, mask = (MPI_Aint)seg_align - 1;
+  int du;
+  DART__MPI(MPI_Win_shared_query(seg->win, 0, &sz, &du, &raw0));
+  MPI_Aint neg0 = (MPI_Aint)(-(uintptr_t)raw0) & mask, step = msize & mask;
+  bool uniform = true, contiguous = true;
+  for (int u = 0; u < seg->nunits; u++) {
+    MPI_Aint pad;
+    dart_ret_t ret =
+        shared_base(seg->win, u, &seg->own_bases[seg->node_idx[u]], &pad);
+    if (ret != DART_OK) return ret;
+    uniform = uniform && pad == neg0;
+    contiguous = contiguous && pad == rule_pad(neg0, step, u);
+  }
+  seg->disp_pad = 0;
+  if (uniform || contiguous) {
+    seg->disp_neg0 = neg0;
+    seg->disp_step = uniform ? 0 : step;
+    seg->disp_mask = mask;
+    return DART_OK;
+  }
+  seg->disp_pads = malloc((size_t)seg->nunits * sizeof *seg->disp_pads);
+  if (seg->disp_pads == NULL) return DART_ERR_NOMEM;
+  for (int u = 0; u < seg->nunits; u++) {
+    char *b;
+    dart_ret_t ret = shared_base(seg->win, u, &b, &seg->disp_pads[u]);
+    if (ret != DART_OK) return ret;
+  }
+  return DART_OK;
+}
+
 /* One shared window on the team communicator, also the RMA window; every
  * unit is mapped. */
 static dart_ret_t alloc_single_node(const char *func, dart__segment_t *seg,
@@ -285,22 +344,9 @@ static dart_ret_t alloc_single_node(const char *func, dart__segment_t *seg,
   if (ret != DART_OK) return ret;
   count_window(1);
   ret = open_epoch(seg);
+  if (ret == DART_OK) ret = single_node_layout(seg, msize);
   if (ret != DART_OK) return ret;
-  /* RMA displacements must skip each unit's alignment padding. */
-  seg->disp_pads = malloc((size_t)team->size * sizeof *seg->disp_pads);
-  if (seg->disp_pads == NULL) return DART_ERR_NOMEM;
-  bool uniform = true;
-  for (int u = 0; u < team->size && ret == DART_OK; u++) {
-    ret = shared_base(seg->win, u, &seg->unit_base[u], &seg->disp_pads[u]);
-    uniform = uniform && seg->disp_pads[u] == seg->disp_pads[0];
-  }
-  if (ret != DART_OK) return ret;
-  seg->disp_pad = seg->disp_pads[0];
-  if (uniform) {
-    free(seg->disp_pads);
-    seg->disp_pads = NULL;
-  }
-  seg->base = seg->unit_base[team->myid];
+  seg->base = seg->own_bases[team->node_rank];
   return DART_OK;
 }
 
@@ -322,13 +368,12 @@ static dart_ret_t alloc_hybrid(const char *func, dart__segment_t *seg,
   DART__MPI(MPI_Win_set_errhandler(seg->shm_win, MPI_ERRORS_RETURN));
   ret = require_unified(seg->shm_win);
   if (ret != DART_OK) return ret;
-  for (int u = 0; u < team->size; u++) {
-    if (!dart__team_unit_is_local_node(team, u)) continue;
-    ret = shared_base(seg->shm_win, team->unit_node_rank[u], &seg->unit_base[u],
-                      NULL);
+  /* node peers by node rank: no walk over the team */
+  for (int r = 0; r < team->node_size; r++) {
+    ret = shared_base(seg->shm_win, r, &seg->own_bases[r], NULL);
     if (ret != DART_OK) return ret;
   }
-  seg->base = seg->unit_base[team->myid];
+  seg->base = seg->own_bases[team->node_rank];
   ret = WINDOW_CALL(func, seg,
                     MPI_Win_create(seg->base, (MPI_Aint)size, 1, hints,
                                    team->comm, &seg->win));
@@ -343,7 +388,7 @@ static dart_ret_t alloc_private(const char *func, dart__segment_t *seg,
                                 size_t size)
 {
   seg->base = seg->priv_mem;
-  seg->unit_base[seg->myid] = seg->base;
+  seg->own_bases[seg->team->node_rank] = seg->base;
   dart_ret_t ret =
       WINDOW_CALL(func, seg,
                   MPI_Win_create(seg->base, (MPI_Aint)size, 1, hints,
@@ -382,7 +427,7 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
  * which is every unit's unless the agreement gathered sizes. */
 static uint64_t node_request(const dart__segment_t *seg, size_t size, bool all)
 {
-  if (seg->sizes == NULL) { /* equal portions: no walk over the team */
+  if (seg->sizes == NULL && seg->odd_unit1 == 0) { /* equal: no walk */
     uint64_t n = (uint64_t)(all ? seg->nunits : seg->team->node_size);
     uint64_t one = (uint64_t)padded_size(size);
     return one != 0 && n > UINT64_MAX / one ? UINT64_MAX : n * one;
@@ -390,7 +435,7 @@ static uint64_t node_request(const dart__segment_t *seg, size_t size, bool all)
   uint64_t sum = 0;
   for (int u = 0; u < seg->nunits; u++) {
     if (!all && !dart__team_unit_is_local_node(seg->team, u)) continue;
-    sum = add_sat(sum, (uint64_t)padded_size(seg->sizes[u]));
+    sum = add_sat(sum, (uint64_t)padded_size(dart__segment_portion(seg, u)));
   }
   return sum;
 }
@@ -500,6 +545,7 @@ dart_ret_t dart__window_alloc(const char *func, dart__segment_t *seg,
   /* Everything that can fail on some units only happens before the window
    * calls, and its outcome is agreed: nobody is left waiting in one. */
   dart_ret_t ret = check_capacity(func, seg, size, scheme);
+  if (ret == DART_OK) ret = dart__segment_own_bases(seg);
   if (ret == DART_OK && scheme == SCHEME_PRIVATE)
     ret = map_private(func, seg, size);
   dart_ret_t all = dart__segment_agree_step(func, seg, ret, 0, NULL);
@@ -570,7 +616,8 @@ static dart_ret_t register_window(const char *func, dart__segment_t *seg,
 {
   void *base = (addr != NULL && size > 0) ? addr : dart__empty_portion;
   seg->base = base;
-  seg->unit_base[seg->myid] = base; /* only the owner maps user memory */
+  /* only the owner maps user memory (array made before the agreement) */
+  seg->own_bases[seg->team->node_rank] = base;
   /* A one-unit team only ever reaches its own memory: no window (Open
    * MPI's osc/rdma cannot even create one on a single process). */
   if (seg->nunits == 1) return DART_OK;
@@ -649,7 +696,8 @@ static dart_ret_t free_windows(const char *func, dart__segment_t *seg)
 static void segment_free_memory(dart__segment_t *seg)
 {
   free(seg->sizes);
-  free(seg->disp_pads); /* unit_base lives in seg's own allocation */
+  free(seg->disp_pads);
+  free(seg->own_bases); /* a heap chunk's node_base is the chunk's */
   dart__segtable_t *tab = seg->team->segs;
   dart__segment_t *none = NULL;
   /* Keep the record for the team's next segment if the slot is empty. */
@@ -675,23 +723,20 @@ dart_ret_t dart__segment_dispose(const char *func, dart__segment_t *seg)
 dart__segment_t *dart__segment_record(dart__team_t *team, dart__seg_kind_t kind,
                                       size_t size)
 {
-  /* One allocation for the record and its unit_base array; the team's
-   * kept record has the right size. */
-  size_t head = (sizeof(dart__segment_t) + _Alignof(char *) - 1) /
-                _Alignof(char *) * _Alignof(char *);
-  size_t bytes = head + (size_t)team->size * sizeof(char *);
+  /* A record of constant size: the mapped bases come with the memory
+   * (own_bases, or the heap chunk's). */
   dart__segment_t *seg = NULL;
   if (team->segs != NULL)
     seg = __atomic_exchange_n(&team->segs->spare, NULL, __ATOMIC_ACQ_REL);
   if (seg != NULL)
-    memset(seg, 0, bytes);
-  else if ((seg = calloc(1, bytes)) == NULL)
+    memset(seg, 0, sizeof *seg);
+  else if ((seg = calloc(1, sizeof *seg)) == NULL)
     return NULL;
   seg->kind = kind;
   seg->team = team;
   seg->nunits = team->size;
   seg->myid = team->myid;
-  seg->unit_base = (char **)(void *)((char *)seg + head);
+  seg->node_idx = team->node_idx;
   seg->win = MPI_WIN_NULL;
   seg->shm_win = MPI_WIN_NULL;
   seg->size = size;
@@ -711,7 +756,9 @@ void dart__segment_set_atomics(dart__segment_t *seg)
 /* Largest portion of any unit (sizes agreed). */
 static size_t max_portion_size(const dart__segment_t *seg)
 {
-  if (seg->sizes == NULL) return seg->sym_size;
+  if (seg->sizes == NULL)
+    return seg->odd_unit1 != 0 && seg->odd_size > seg->sym_size ? seg->odd_size
+                                                                : seg->sym_size;
   size_t m = 0;
   for (int u = 0; u < seg->nunits; u++)
     if (seg->sizes[u] > m) m = seg->sizes[u];
@@ -756,6 +803,10 @@ dart_ret_t dart__segment_create(const char *func, dart__team_t *team,
   /* This unit's window displacement of its portion, exchanged by agree. */
   if (kind == DART__SEG_REGISTER && status == DART_OK)
     status = register_disp(seg, addr, size);
+  /* Its mapped base; allocations get theirs with their memory (before an
+   * agreement, as here: a unit out of memory fails the call on all). */
+  if (kind == DART__SEG_REGISTER && status == DART_OK)
+    status = dart__segment_own_bases(seg);
   if (kind != DART__SEG_REGISTER && size > max_portion() && status == DART_OK) {
     dart__log(DART__LOG_ERROR, func, "%zu bytes exceed the largest portion",
               size);
@@ -785,7 +836,8 @@ dart_ret_t dart__segment_create(const char *func, dart__team_t *team,
     /* Peers reach the caller's portion through MPI: its own accesses take
      * the out-of-line path, which drives MPI progress (onesided/rma.c). */
     seg->own_base = seg->base;
-    seg->unit_base[seg->myid] = NULL;
+    /* A carved block shares its chunk's array, where heap.c did this. */
+    if (seg->own_bases != NULL) seg->own_bases[seg->team->node_rank] = NULL;
     dart__progress_require(kind == DART__SEG_REGISTER
                                ? "registration reached through MPI"
                                : "memory on several nodes");

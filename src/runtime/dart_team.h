@@ -16,18 +16,22 @@ typedef struct dart__team {
   MPI_Comm comm; /* team communicator; rank == team unit id      */
   int size;      /* number of team units                         */
   int myid;      /* caller's team unit id                        */
-  int32_t *l2g;  /* [size] global id of each team unit (ascending) */
-  int32_t *g2l;  /* [dart__g.size] team id of each global unit or -1 */
+  int32_t *l2g;  /* [size] global id of each team unit, strictly
+                    ascending (every team communicator is split with
+                    the global id as key); global -> team id is a
+                    binary search on it (dart__team_g2l), so a team
+                    holds nothing sized by the whole job           */
 
   /* Node view of the team (follows DART_SIM_NODE_SIZE). */
-  MPI_Comm node_comm;  /* team units on the caller's node              */
-  int node_size;       /* size of node_comm                            */
-  int node_rank;       /* caller's rank in node_comm                   */
-  int num_nodes;       /* distinct nodes spanned by the team           */
-  int *unit_node;      /* [size] node index (global numbering)         */
-  int *unit_node_rank; /* [size] rank of the unit in its node's comm   */
-  bool single_node;    /* every team unit is on the caller's node      */
-  long coll_seq;       /* collectives started on the team (watchdog)   */
+  MPI_Comm node_comm; /* team units on the caller's node              */
+  int node_size;      /* size of node_comm                            */
+  int node_rank;      /* caller's rank in node_comm                   */
+  int num_nodes;      /* distinct nodes spanned by the team           */
+  int32_t *node_idx;  /* [size] rank in node_comm of each team unit on
+                         the caller's node, -1 for units elsewhere:
+                         segments index their mapped bases by it    */
+  bool single_node;   /* every team unit is on the caller's node      */
+  long coll_seq;      /* collectives started on the team (watchdog)   */
 
   /* Per-module state, owned and released by the modules themselves. */
   struct dart__segtable *segs;
@@ -61,7 +65,24 @@ DART__HIDDEN dart__team_t *dart__team_lookup(const char *func, dart_team_t id);
 /* Is team unit u of team t on the caller's node? */
 static inline bool dart__team_unit_is_local_node(const dart__team_t *t, int u)
 {
-  return t->unit_node[u] == t->unit_node[t->myid];
+  return t->node_idx[u] >= 0;
+}
+
+/* Team unit id of global unit g in team t, or -1 if g is no member:
+ * binary search on the ascending l2g (O(log size), no job-sized array). */
+static inline int dart__team_g2l(const dart__team_t *t, int32_t g)
+{
+  int lo = 0, hi = t->size - 1;
+  while (lo <= hi) {
+    int mid = lo + (hi - lo) / 2;
+    int32_t v = t->l2g[mid];
+    if (v == g) return mid;
+    if (v < g)
+      lo = mid + 1;
+    else
+      hi = mid - 1;
+  }
+  return -1;
 }
 
 /* Init/teardown of DART_TEAM_ALL and the team table (module "teams"). */

@@ -54,9 +54,7 @@ static void dart__team_free(const char *func, dart__team_t *t)
                         MPI_Comm_free(&t->comm));
   }
   free(t->l2g);
-  free(t->g2l);
-  free(t->unit_node);
-  free(t->unit_node_rank);
+  free(t->node_idx);
   free(t);
 }
 
@@ -80,15 +78,16 @@ static dart_ret_t dart__team_build_nodes(const char *func, dart__team_t *t)
   DART__MPI(MPI_Comm_size(t->node_comm, &t->node_size));
   DART__MPI(MPI_Comm_rank(t->node_comm, &t->node_rank));
   watch_team(func, ranks, t);
-  ret = dart__watch_end_mpi(func, ranks,
-                            dart__mpi_allgather(&t->node_rank, 1, MPI_INT,
-                                                t->unit_node_rank, t->comm));
+  ret = dart__watch_end_mpi(
+      func, ranks,
+      dart__mpi_allgather(&t->node_rank, 1, MPI_INT32_T, t->node_idx, t->comm));
   if (ret != DART_OK) return ret;
   t->num_nodes = 0;
   for (int u = 0; u < t->size; u++) {
-    t->unit_node[u] = dart__g.node_of_unit[t->l2g[u]];
     /* a unit is the first of its node in the team iff its node rank is 0 */
-    if (t->unit_node_rank[u] == 0) t->num_nodes++;
+    if (t->node_idx[u] == 0) t->num_nodes++;
+    /* only the caller's node peers keep their node rank */
+    if (dart__g.node_of_unit[t->l2g[u]] != mynode) t->node_idx[u] = -1;
   }
   t->single_node = (t->node_size == t->size);
   return DART_OK;
@@ -110,10 +109,8 @@ static dart_ret_t dart__team_build(const char *func, MPI_Comm comm,
   DART__MPI_GOTO(MPI_Comm_size(comm, &t->size), ret, fail);
   DART__MPI_GOTO(MPI_Comm_rank(comm, &t->myid), ret, fail);
   t->l2g = malloc((size_t)t->size * sizeof *t->l2g);
-  t->g2l = malloc((size_t)dart__g.size * sizeof *t->g2l);
-  t->unit_node = malloc((size_t)t->size * sizeof *t->unit_node);
-  t->unit_node_rank = malloc((size_t)t->size * sizeof *t->unit_node_rank);
-  if (!t->l2g || !t->g2l || !t->unit_node || !t->unit_node_rank) {
+  t->node_idx = malloc((size_t)t->size * sizeof *t->node_idx);
+  if (!t->l2g || !t->node_idx) {
     ret = DART_ERR_NOMEM;
     goto fail;
   }
@@ -123,8 +120,14 @@ static dart_ret_t dart__team_build(const char *func, MPI_Comm comm,
   ret = dart__watch_end_mpi(
       func, ids, dart__mpi_allgather(&me, 1, MPI_INT32_T, t->l2g, comm));
   if (ret != DART_OK) goto fail;
-  for (int g = 0; g < dart__g.size; g++) t->g2l[g] = -1;
-  for (int u = 0; u < t->size; u++) t->g2l[t->l2g[u]] = u;
+  /* dart__team_g2l searches l2g: it must ascend (MPI_Comm_split orders
+   * by the key, the global id; never seen otherwise). */
+  for (int u = 1; u < t->size && ret == DART_OK; u++)
+    if (t->l2g[u] <= t->l2g[u - 1]) ret = DART_ERR_OTHER;
+  if (ret != DART_OK) {
+    DART_LOG_ERROR("team %d: unit ids not in ascending order", id);
+    goto fail;
+  }
   ret = dart__team_build_nodes(func, t);
   if (ret != DART_OK) goto fail;
   dart__team_table[id] = t;
@@ -239,9 +242,9 @@ static dart_ret_t team_create_check(const dart__team_t *parent,
   DART__CHECK_ARG(group != NULL, "group is NULL");
   for (size_t i = 0; i < group->n; i++) {
     int32_t g = group->ids[i];
-    DART__CHECK_ARG(g >= 0 && g < dart__g.size && parent->g2l[g] >= 0,
-                    "unit %d of the group is not a member of team %d", g,
-                    (int)parent->id);
+    DART__CHECK_ARG(
+        g >= 0 && g < dart__g.size && dart__team_g2l(parent, g) >= 0,
+        "unit %d of the group is not a member of team %d", g, (int)parent->id);
   }
   return DART_OK;
 }
@@ -372,7 +375,8 @@ dart_ret_t dart_team_unit_g2l(dart_team_t team, dart_global_unit_t globalid,
   localid->id = DART_UNDEFINED_UNIT_ID;
   DART__TEAM_OR_RETURN(t, team);
   if (globalid.id >= 0 && globalid.id < dart__g.size) {
-    localid->id = t->g2l[globalid.id];
+    int u = dart__team_g2l(t, globalid.id);
+    if (u >= 0) localid->id = u;
   }
   return DART_OK;
 }

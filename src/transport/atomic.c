@@ -152,7 +152,7 @@ static dart_ret_t lock_target(const char *func, const dart__target_t *t,
   lock->seg = (dart__segment_t *)s;
   lock->unit = u;
   lock->disp = dart__segment_disp(s, u, 0) - (MPI_Aint)lock_back;
-  char *b = s->unit_base[u];
+  char *b = dart__segment_mapped(s, u);
   lock->local = b != NULL ? b - lock_back : NULL;
   return DART_OK;
 }

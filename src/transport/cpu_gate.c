@@ -311,7 +311,7 @@ dart_ret_t dart__cpu_gate_set(const dart__segment_t *seg, size_t back)
    * memory by load/store, so bulk loops need no gate. */
   if (alone) return DART_OK;
   /* The pool maps node peers; the caller's own portion is seg->base even
-   * where peers reach it through MPI (then unit_base[myid] is NULL). */
+   * where peers reach it through MPI (then its mapped base is NULL). */
   char **base = malloc((size_t)seg->nunits * sizeof *base);
   if (base == NULL) {
     DART_LOG_ERROR("out of memory for the accumulate gates");
@@ -319,7 +319,7 @@ dart_ret_t dart__cpu_gate_set(const dart__segment_t *seg, size_t back)
     return DART_ERR_NOMEM;
   }
   for (int u = 0; u < seg->nunits; u++)
-    base[u] = u == seg->myid ? seg->base : seg->unit_base[u];
+    base[u] = u == seg->myid ? seg->base : dart__segment_mapped(seg, u);
   dart__gate.base = base;
   return DART_OK;
 }
