@@ -29,6 +29,7 @@ void dart__segtable_destroy(dart__segtable_t *t)
     if (t->dir[c] != t->low) free(t->dir[c]);
   for (int k = 0; k < 2; k++) free(t->space[k].freed);
   free(t->retired);
+  free(t->attach);
   memset(t, 0, sizeof *t);
 }
 

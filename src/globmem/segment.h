@@ -57,6 +57,11 @@ typedef struct dart__segtable {
   struct dart__segment **retired;
   int32_t nretired, capretired;
   struct dart__heap *heap; /* the team's heap (globmem/heap.c), or NULL */
+  /* Regions of local memory attached to the team's dynamic window
+   * (registrations, window.c), each with the number of live
+   * registrations inside it: MPI forbids attaching overlapping regions. */
+  struct dart__attach *attach;
+  int32_t nattach, capattach;
   /* One disposed segment record kept for the next creation on the team
    * (window.c): saves a calloc/free pair per allocation. */
   struct dart__segment *spare;

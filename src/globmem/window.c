@@ -598,13 +598,89 @@ static bool register_dynamic(const dart__team_t *team)
   return dart__caps.register_dynamic && team->size > 1;
 }
 
-/* Window displacement of this unit's registered portion, exchanged by the
- * agreement: its address in a dynamic window, else the pad. */
-static dart_ret_t register_disp(dart__segment_t *seg, void *addr, size_t size)
+/* A region of local memory attached to a team's dynamic window. */
+struct dart__attach {
+  char *base;
+  size_t size;
+  int refs; /* live registrations inside it */
+};
+
+/*
+ * The attached region of team table t that contains [lo, lo + n), or NULL;
+ * *partial: some region overlaps it without containing it.
+ */
+static struct dart__attach *attach_find(dart__segtable_t *t, const char *lo,
+                                        size_t n, bool *partial)
+{
+  *partial = false;
+  for (int32_t i = 0; i < t->nattach; i++) {
+    struct dart__attach *a = &t->attach[i];
+    if (lo >= a->base && lo + n <= a->base + a->size) return a;
+    if (lo < a->base + a->size && a->base < lo + n) *partial = true;
+  }
+  return NULL;
+}
+
+/* Takes a reference on the region containing [addr, +size), attaching a
+ * new one if there is none. Returns the MPI error code. */
+static int attach_ref(dart__segment_t *seg, char *addr, size_t size)
+{
+  dart__segtable_t *t = seg->team->segs;
+  bool partial;
+  struct dart__attach *a = attach_find(t, addr, size, &partial);
+  if (a != NULL) {
+    a->refs++;
+    return MPI_SUCCESS;
+  }
+  if (t->nattach == t->capattach) {
+    int32_t cap = t->capattach ? 2 * t->capattach : 8;
+    struct dart__attach *m = realloc(t->attach, (size_t)cap * sizeof *m);
+    if (m == NULL) return MPI_ERR_NO_MEM;
+    t->attach = m;
+    t->capattach = cap;
+  }
+  int rc = MPI_Win_attach(seg->win, addr, (MPI_Aint)size);
+  if (rc == MPI_SUCCESS)
+    t->attach[t->nattach++] = (struct dart__attach){addr, size, 1};
+  return rc;
+}
+
+/* Drops seg's reference on its region, detaching the region with the
+ * last one. Returns the MPI error code. */
+static int attach_unref(dart__segment_t *seg)
+{
+  dart__segtable_t *t = seg->team->segs;
+  bool partial;
+  struct dart__attach *a = attach_find(t, seg->base, seg->size, &partial);
+  if (a == NULL || --a->refs > 0) return MPI_SUCCESS;
+  int rc = MPI_Win_detach(seg->win, a->base);
+  *a = t->attach[--t->nattach];
+  return rc;
+}
+
+/*
+ * Window displacement of this unit's registered portion, exchanged by the
+ * agreement: its address in a dynamic window, else the pad. MPI forbids
+ * attaching memory that overlaps an attached region of the same window
+ * (MPI-3.1 11.2.4): memory inside a region attached for an earlier live
+ * registration shares that attachment (attach_ref); memory that overlaps
+ * one without lying inside it fails here, before the agreement, and thus
+ * on every unit.
+ */
+static dart_ret_t register_disp(const char *func, dart__segment_t *seg,
+                                void *addr, size_t size)
 {
   if (!register_dynamic(seg->team) || size == 0) {
     seg->disp_pad = reg_pad(addr, size);
     return DART_OK;
+  }
+  bool partial;
+  if (attach_find(seg->team->segs, addr, size, &partial) == NULL && partial) {
+    dart__log(DART__LOG_ERROR, func,
+              "memory %p (+%zu bytes) overlaps live registrations of team "
+              "%d without lying inside one (deregister them first)",
+              addr, size, seg->team->id);
+    return DART_ERR_INVAL;
   }
   DART__MPI(MPI_Get_address(addr, &seg->disp_pad));
   return DART_OK;
@@ -625,10 +701,19 @@ static dart_ret_t register_window(const char *func, dart__segment_t *seg,
     dart_ret_t ret = dart__heap_dynamic(func, seg->team, seg->mpi_left,
                                         &seg->win, &seg->osc);
     seg->borrowed = true;
-    if (ret != DART_OK || size == 0) return ret;
-    DART__MPI(MPI_Win_attach(seg->win, addr, (MPI_Aint)size));
-    seg->attached = true;
-    return DART_OK;
+    if (ret == DART_OK && size > 0) {
+      int rc = attach_ref(seg, addr, size);
+      if (rc == MPI_SUCCESS) {
+        seg->attached = true;
+      } else {
+        dart__mpi_log_error(func, "MPI_Win_attach", rc);
+        ret = DART_ERR_OTHER;
+      }
+    }
+    /* Peers may access the portion as soon as they return, so nobody
+     * returns before every unit has attached; a failed attach fails the
+     * registration on every unit (ids stay in step). */
+    return dart__segment_agree_step(func, seg, ret, 0, NULL);
   }
   MPI_Aint pad = reg_pad(addr, size);
   dart_ret_t ret =
@@ -647,7 +732,7 @@ static dart_ret_t register_detach(const char *func, dart__segment_t *seg)
   dart_ret_t ret = DART_OK;
   if (__atomic_load_n(&seg->mpi_used, __ATOMIC_RELAXED))
     ret = dart__rma_complete(func, seg, DART__WATCH_NONE, DART__RMA_FLUSH_ALL);
-  if (seg->attached && MPI_Win_detach(seg->win, seg->base) != MPI_SUCCESS) {
+  if (seg->attached && attach_unref(seg) != MPI_SUCCESS) {
     DART_LOG_ERROR("MPI_Win_detach of segment %d of team %d failed", seg->segid,
                    seg->team->id);
     ret = DART_ERR_OTHER;
@@ -802,7 +887,7 @@ dart_ret_t dart__segment_create(const char *func, dart__team_t *team,
   if (seg == NULL) return DART_ERR_NOMEM; /* unrecoverable: peers hang */
   /* This unit's window displacement of its portion, exchanged by agree. */
   if (kind == DART__SEG_REGISTER && status == DART_OK)
-    status = register_disp(seg, addr, size);
+    status = register_disp(func, seg, addr, size);
   /* Its mapped base; allocations get theirs with their memory (before an
    * agreement, as here: a unit out of memory fails the call on all). */
   if (kind == DART__SEG_REGISTER && status == DART_OK)
