@@ -6,13 +6,14 @@
  * Both are off by default. Off, a hook is one test of a read-mostly flag
  * that sits alone in its cache line (predicted not taken); the calls on
  * the MPI path and the waits read it twice (once for the clock at their
- * start). On, every thread counts into its own record (thread-local, no
- * locks, no atomics): per operation kind and path a count, bytes and the
- * nanoseconds spent inside calls that may wait, plus the bytes and
- * operations per target unit in a bounded hash (DART_STATS_TARGETS
- * entries; targets beyond it are summed in one "other" entry). Tracing
- * appends one event per call to a bounded per-thread buffer that is
- * written out when full and at dart_exit.
+ * start). On, statistics read the clock only around flushes, collectives
+ * and locks (the trace around every call that is not a plain copy); every
+ * thread counts into its own record (thread-local, no locks, no atomics): per
+ * operation kind and path a count, bytes and the nanoseconds spent inside calls
+ * that may wait, plus the bytes and operations per target unit in a bounded
+ * hash (DART_STATS_TARGETS entries; targets beyond it are summed in one "other"
+ * entry). Tracing appends one event per call to a bounded per-thread buffer
+ * that is written out when full and at dart_exit.
  */
 #ifndef DART__OBSERVE_H
 #define DART__OBSERVE_H
@@ -132,11 +133,20 @@ static inline void dart__obs_count(int kind, int path, int gunit, size_t bytes)
 /* Start of a call that may wait: the clock if observing, else 0. */
 #define DART__OBS_T0() (DART__OBS_ON() ? dart__obs_now() : (uint64_t)0)
 
-/* End of a call that may wait, started at t0 = DART__OBS_T0(). */
+/* Start of a put, get or atomic on the MPI path: the clock only for the
+ * trace (the statistics time only flushes, collectives and locks). */
+#define DART__OBS_T0_DATA()                                                    \
+  (DART__OBS_ON() && dart__obs.trace ? dart__obs_now() : (uint64_t)0)
+
+/* End of a call started at t0 = DART__OBS_T0() or DART__OBS_T0_DATA(). */
 #define DART__OBS_END(t0, kind, path, gunit, bytes)                            \
   do {                                                                         \
-    if (DART__OBS_ON())                                                        \
-      dart__obs_record((kind), (path), (gunit), (bytes), (t0));                \
+    if (DART__OBS_ON()) {                                                      \
+      if ((t0) != 0)                                                           \
+        dart__obs_record((kind), (path), (gunit), (bytes), (t0));              \
+      else                                                                     \
+        dart__obs_count((kind), (path), (gunit), (bytes));                     \
+    }                                                                          \
   } while (0)
 
 /* Calls DART makes inside a lock call or dart_exit are not the

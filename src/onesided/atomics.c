@@ -141,7 +141,7 @@ static dart_ret_t accumulate(const char *func, dart_gptr_t gptr,
     DART__OBS_OP(DART__OBS_ACC, DART__OBS_SHM, global_unit(&t), nelem * esz);
     return DART_OK;
   }
-  uint64_t t0 = DART__OBS_T0();
+  uint64_t t0 = DART__OBS_T0_DATA();
   ret = dart__mpi_atomic(func, &t, values, NULL, nelem, ty, dtype, op, mop);
   if (ret == DART_OK && local_completion && t.seg->mpi_used)
     ret = dart__rma_complete(func, t.seg, t.unit, DART__RMA_FLUSH_LOCAL);
@@ -191,7 +191,7 @@ fetch_and_op_slow(dart_gptr_t gptr, const void *value, void *result,
                  ty->base_size);
     return DART_OK;
   }
-  uint64_t t0 = DART__OBS_T0();
+  uint64_t t0 = DART__OBS_T0_DATA();
   ret = dart__mpi_atomic(func, &t, value, result, 1, ty, dtype, op, mop);
   DART__OBS_END(t0, DART__OBS_FETCH_OP, DART__OBS_MPI, global_unit(&t),
                 ty->base_size);
@@ -256,7 +256,7 @@ dart_ret_t dart_compare_and_swap(dart_gptr_t gptr, const void *value,
     DART__OBS_OP(DART__OBS_CAS, DART__OBS_SHM, global_unit(&t), ty->base_size);
     return DART_OK;
   }
-  uint64_t t0 = DART__OBS_T0();
+  uint64_t t0 = DART__OBS_T0_DATA();
   ret = dart__mpi_cas(__func__, &t, value, compare, result, ty, dtype);
   DART__OBS_END(t0, DART__OBS_CAS, DART__OBS_MPI, global_unit(&t),
                 ty->base_size);

@@ -70,7 +70,7 @@ static dart_ret_t xfer_mpi(const char *func, bool put, void *buf,
     DART__OBS_OP(kind, DART__OBS_SHM, seg->team->l2g[t->unit], OBS_BYTES(x));
     return DART_OK;
   }
-  uint64_t t0 = DART__OBS_T0();
+  uint64_t t0 = DART__OBS_T0_DATA();
   dart__segment_mark_mpi(t->seg);
   dart_ret_t ret;
   if (mode == MODE_HANDLE) {
