@@ -77,6 +77,25 @@ typedef enum {
   X(DART_USE_HWLOC, DART__ENV_BOOL, int, use_hwloc, "1",                       \
     "Use hwloc for hardware locality when DART was built with it; 0 forces "   \
     "the /proc and /sys fallback.")                                            \
+  X(DART_STATS, DART__ENV_STR, const char *, stats, "0",                       \
+    "Communication statistics: 0 (off), 1 (on, written to DART_STATS_FILE) "   \
+    "or the file name itself. At dart_exit unit 0 writes one JSON file (per "  \
+    "unit and operation kind: count, bytes, time; bytes and operations to "    \
+    "each target unit; docs/profiling.md) and prints a summary on stderr.")    \
+  X(DART_STATS_FILE, DART__ENV_STR, const char *, stats_file,                  \
+    "dart-stats.json", "File written by DART_STATS=1.")                        \
+  X(DART_STATS_TARGETS, DART__ENV_INT, long, stats_targets, "4096",            \
+    "Distinct target units each unit (each thread) counts separately in the "  \
+    "statistics' communication matrix; operations to further targets are "     \
+    "summed in one \"other\" entry. Bounds the memory per unit at any scale.") \
+  X(DART_TRACE, DART__ENV_STR, const char *, trace, "",                        \
+    "Timeline trace: the Chrome trace-event JSON file (Perfetto, "             \
+    "chrome://tracing) written at dart_exit, one process row per unit; empty " \
+    "is off. Part files <file>.part<unit> are written next to it (the "        \
+    "directory must be shared by all units) and removed when merged.")         \
+  X(DART_TRACE_BUFFER, DART__ENV_INT, long, trace_buffer, "65536",             \
+    "Events each thread buffers (32 bytes each) before appending them to its " \
+    "unit's part file.")                                                       \
   X(DASH_MAX_SHMEM_MBPS, DART__ENV_INT, long, max_shmem_mbps, "1235",          \
     "Value reported in dart_hwinfo_t.max_shmem_mbps (name kept for DASH "      \
     "compatibility).")

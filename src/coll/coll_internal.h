@@ -16,6 +16,7 @@
 
 #include "dart_datatype.h"
 #include "dart_mpi.h"
+#include "dart_observe.h"
 #include "dart_team.h"
 #include "dart_watch.h"
 #include "../types/types_internal.h"
@@ -278,6 +279,7 @@ static inline void dart__coll_watch(const char *func, const char *what,
  */
 #define DART__COLL_RUN(ret, func, team, unit, blocking, nonblocking)           \
   do {                                                                         \
+    uint64_t dart__t0 = DART__OBS_T0();                                        \
     if (dart__coll_blocking()) {                                               \
       dart__coll_watch((func), #blocking, (team), (unit));                     \
       (ret) = dart__coll_check((func), #blocking, (blocking));                 \
@@ -288,6 +290,8 @@ static inline void dart__coll_watch(const char *func, const char *what,
                                   &dart__req);                                 \
     }                                                                          \
     dart__watch_end();                                                         \
+    DART__OBS_END(dart__t0, dart__obs_coll_kind(func), DART__OBS_NONE,         \
+                  (unit) == DART__WATCH_NONE ? -1 : (unit), 0);                \
   } while (0)
 
 #endif /* DART__COLL_INTERNAL_H */

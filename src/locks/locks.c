@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <strings.h>
 
+#include "dart_observe.h"
 #include "dart_segment.h"
 #include "lock_internal.h"
 
@@ -95,7 +96,9 @@ dart_ret_t dart_team_lock_init(dart_team_t teamid, dart_lock_t *lock)
   l->myid = team->myid;
   l->tail_unit = tail;
   pthread_mutex_init(&l->mtx, NULL);
+  DART__OBS_QUIET(1); /* its memory and barrier are the lock's own */
   dart_ret_t ret = lock_create_global(team, l);
+  DART__OBS_QUIET(-1);
   if (ret != DART_OK) {
     pthread_mutex_destroy(&l->mtx);
     free(l);
@@ -115,7 +118,9 @@ dart_ret_t dart_team_lock_destroy(dart_lock_t *lock)
   if (l->valid && dart__g.initialized) {
     /* collective over the team: memfree synchronises the members */
     lock_list_remove(l);
+    DART__OBS_QUIET(1);
     ret = dart_team_memfree(l->gptr);
+    DART__OBS_QUIET(-1);
     l->valid = false;
   }
   pthread_mutex_destroy(&l->mtx);
@@ -190,18 +195,22 @@ dart_ret_t dart_lock_acquire(dart_lock_t lock)
                   "lock %p is already held by the "
                   "calling unit (locks are not recursive)",
                   (void *)lock);
+  uint64_t t0 = DART__OBS_T0();
   pthread_mutex_lock(&lock->mtx);
   bool granted = false;
   DART__WATCH(__func__, "an MCS lock", (int)lock->gptr.teamid, lock->gptr.segid,
               lock->tail_unit, -1);
+  DART__OBS_QUIET(1); /* the queue's atomics count as the acquire */
   dart_ret_t ret = dart__mcs_enqueue(lock, &granted);
   if (ret == DART_OK && !granted) ret = dart__mcs_wait(lock);
+  DART__OBS_QUIET(-1);
   dart__watch_end();
   if (ret != DART_OK) {
     pthread_mutex_unlock(&lock->mtx);
     return ret;
   }
   dart__lock_mark_held(lock);
+  DART__OBS_END(t0, DART__OBS_LOCK_ACQUIRE, DART__OBS_NONE, -1, 0);
   return DART_OK;
 }
 
@@ -215,15 +224,19 @@ dart_ret_t dart_lock_try_acquire(dart_lock_t lock, int32_t *result)
     DART_LOG_ERROR("lock %p is already held by the calling unit", (void *)lock);
     return DART_ERR_INVAL;
   }
+  uint64_t t0 = DART__OBS_T0();
   if (pthread_mutex_trylock(&lock->mtx) != 0) return DART_OK;
   bool acquired = false;
+  DART__OBS_QUIET(1);
   dart_ret_t ret = dart__mcs_try(lock, &acquired);
+  DART__OBS_QUIET(-1);
   if (ret != DART_OK || !acquired) {
     pthread_mutex_unlock(&lock->mtx);
     return ret;
   }
   dart__lock_mark_held(lock);
   *result = 1;
+  DART__OBS_END(t0, DART__OBS_LOCK_ACQUIRE, DART__OBS_NONE, -1, 0);
   return DART_OK;
 }
 
@@ -234,10 +247,14 @@ dart_ret_t dart_lock_release(dart_lock_t lock)
                   "lock %p is not held by the calling unit", (void *)lock);
   /* The critical section's RMA is complete before the next holder
    * enters (docs/locks.md). */
+  uint64_t t0 = DART__OBS_T0();
   dart_ret_t ret = dart__rma_complete_noted(__func__);
   lock_mark_free(lock);
+  DART__OBS_QUIET(1);
   dart_ret_t r2 = dart__mcs_release(lock);
+  DART__OBS_QUIET(-1);
   if (ret == DART_OK) ret = r2;
   pthread_mutex_unlock(&lock->mtx);
+  DART__OBS_END(t0, DART__OBS_LOCK_RELEASE, DART__OBS_NONE, -1, 0);
   return ret;
 }

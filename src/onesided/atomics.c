@@ -138,11 +138,14 @@ static dart_ret_t accumulate(const char *func, dart_gptr_t gptr,
                              dtype, op) != 0)
       return unsupported(func, dtype);
     dart__shm_mark_atomic();
+    DART__OBS_OP(DART__OBS_ACC, DART__OBS_SHM, global_unit(&t), nelem * esz);
     return DART_OK;
   }
+  uint64_t t0 = DART__OBS_T0_DATA();
   ret = dart__mpi_atomic(func, &t, values, NULL, nelem, ty, dtype, op, mop);
   if (ret == DART_OK && local_completion && t.seg->mpi_used)
     ret = dart__rma_complete(func, t.seg, t.unit, DART__RMA_FLUSH_LOCAL);
+  DART__OBS_END(t0, DART__OBS_ACC, DART__OBS_MPI, global_unit(&t), nelem * esz);
   return ret;
 }
 
@@ -184,9 +187,15 @@ fetch_and_op_slow(dart_gptr_t gptr, const void *value, void *result,
     dart__gate_leave(slot);
     if (rc != 0) return unsupported(func, dtype);
     dart__shm_mark_atomic();
+    DART__OBS_OP(DART__OBS_FETCH_OP, DART__OBS_SHM, global_unit(&t),
+                 ty->base_size);
     return DART_OK;
   }
-  return dart__mpi_atomic(func, &t, value, result, 1, ty, dtype, op, mop);
+  uint64_t t0 = DART__OBS_T0_DATA();
+  ret = dart__mpi_atomic(func, &t, value, result, 1, ty, dtype, op, mop);
+  DART__OBS_END(t0, DART__OBS_FETCH_OP, DART__OBS_MPI, global_unit(&t),
+                ty->base_size);
+  return ret;
 }
 
 /*
@@ -214,6 +223,8 @@ dart_ret_t dart_fetch_and_op(dart_gptr_t gptr, const void *value, void *result,
       dart__cpu_atomic_fast(p, value, result, esz, dtype, op);
       dart__gate_leave(slot);
       dart__shm_mark_atomic();
+      DART__OBS_OP(DART__OBS_FETCH_OP, DART__OBS_SHM,
+                   DART__OBS_GUNIT(gptr.teamid, seg, gptr.unitid), esz);
       return DART_OK;
     }
   }
@@ -242,7 +253,12 @@ dart_ret_t dart_compare_and_swap(dart_gptr_t gptr, const void *value,
     dart__gate_leave(slot);
     if (rc != 0) return unsupported(__func__, dtype);
     dart__shm_mark_atomic();
+    DART__OBS_OP(DART__OBS_CAS, DART__OBS_SHM, global_unit(&t), ty->base_size);
     return DART_OK;
   }
-  return dart__mpi_cas(__func__, &t, value, compare, result, ty, dtype);
+  uint64_t t0 = DART__OBS_T0_DATA();
+  ret = dart__mpi_cas(__func__, &t, value, compare, result, ty, dtype);
+  DART__OBS_END(t0, DART__OBS_CAS, DART__OBS_MPI, global_unit(&t),
+                ty->base_size);
+  return ret;
 }

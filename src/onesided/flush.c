@@ -15,6 +15,10 @@
  */
 #include "onesided/onesided.h"
 
+/* Target of a flush for statistics and trace (-1: all), evaluated only
+ * when observing. */
+#define OBS_TARGET (one ? seg->team->l2g[u] : -1)
+
 /* Inlined into each public function with a constant kind. */
 static inline __attribute__((always_inline)) dart_ret_t
 flush(const char *func, dart_gptr_t gptr, dart__rma_flush_t kind)
@@ -25,9 +29,14 @@ flush(const char *func, dart_gptr_t gptr, dart__rma_flush_t kind)
   bool one = (kind == DART__RMA_FLUSH || kind == DART__RMA_FLUSH_LOCAL);
   if (one && __builtin_expect((unsigned)u >= (unsigned)seg->nunits, 0))
     return dart__segment_resolve_error(func, gptr, 0, DART__RESOLVE_BAD_UNIT);
-  if (__atomic_load_n(&seg->mpi_used, __ATOMIC_RELAXED))
-    return dart__rma_complete(func, seg, u, kind);
+  if (__atomic_load_n(&seg->mpi_used, __ATOMIC_RELAXED)) {
+    uint64_t t0 = DART__OBS_T0();
+    dart_ret_t ret = dart__rma_complete(func, seg, u, kind);
+    DART__OBS_END(t0, DART__OBS_FLUSH, DART__OBS_MPI, OBS_TARGET, 0);
+    return ret;
+  }
   dart__shm_complete();
+  DART__OBS_OP(DART__OBS_FLUSH, DART__OBS_SHM, OBS_TARGET, 0);
   return DART_OK;
 }
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "dart_datatype.h"
+#include "dart_observe.h"
 #include "dart_segment.h"
 #include "dart_watch.h"
 #include "transport/transport.h"
@@ -91,6 +92,10 @@ static inline bool dart__rma_basic_fast(const void *buf, size_t nelem,
   return st == dt && (uintptr_t)st - 1 < (uintptr_t)DART_TYPE_LAST - 1 &&
          buf != NULL && nelem - 1 < ((size_t)1 << 58);
 }
+
+/* Global id of team unit u of seg's team (statistics and trace). */
+#define DART__OBS_GUNIT(teamid, seg, u)                                        \
+  ((teamid) == DART_TEAM_ALL ? (u) : (seg)->team->l2g[(u)])
 
 /* Bytes spanned by nelem elements laid out as t (nelem a multiple of the
  * type's element count): instance i starts at i * extent. */

@@ -47,6 +47,9 @@ static dart_ret_t handle_xfer(const char *func, bool put, void *buf,
   return DART_OK;
 }
 
+/* Bytes of a transfer (statistics and trace). */
+#define OBS_BYTES(x) ((x)->nelem * (x)->src->base_size)
+
 /* MPI part of a transfer to a target that is not mapped. */
 static void copy_mapped_x(bool put, void *buf, char *target,
                           const dart__xfer_t *x, mode_t_ mode);
@@ -59,17 +62,25 @@ static dart_ret_t xfer_mpi(const char *func, bool put, void *buf,
   /* The caller's own portion of memory that peers reach through MPI
    * (seg->own_base): a local copy after driving MPI progress, so that a
    * unit polling its own memory lets its peers' operations complete. */
+  int kind = put ? DART__OBS_PUT : DART__OBS_GET;
   if (t->unit == seg->myid && seg->own_base != NULL) {
     dart__progress_poke();
     MPI_Aint pad = dart__segment_disp(seg, t->unit, 0);
     copy_mapped_x(put, buf, seg->own_base + (t->disp - pad), x, mode);
+    DART__OBS_OP(kind, DART__OBS_SHM, seg->team->l2g[t->unit], OBS_BYTES(x));
     return DART_OK;
   }
+  uint64_t t0 = DART__OBS_T0_DATA();
   dart__segment_mark_mpi(t->seg);
-  if (mode == MODE_HANDLE) return handle_xfer(func, put, buf, t, x, handle);
-  dart_ret_t ret = dart__mpi_xfer(func, put, buf, t, x, NULL);
-  if (mode == MODE_BLOCKING && ret == DART_OK)
-    ret = dart__flush_target(func, t->seg->win, t->unit);
+  dart_ret_t ret;
+  if (mode == MODE_HANDLE) {
+    ret = handle_xfer(func, put, buf, t, x, handle);
+  } else {
+    ret = dart__mpi_xfer(func, put, buf, t, x, NULL);
+    if (mode == MODE_BLOCKING && ret == DART_OK)
+      ret = dart__flush_target(func, t->seg->win, t->unit);
+  }
+  DART__OBS_END(t0, kind, DART__OBS_MPI, seg->team->l2g[t->unit], OBS_BYTES(x));
   return ret;
 }
 
@@ -137,6 +148,8 @@ xfer_slow(const char *func, bool put, void *buf, dart_gptr_t gptr, size_t nelem,
   if (ret != DART_OK) return ret;
   if (t.local == NULL) return xfer_mpi(func, put, buf, &t, &x, mode, handle);
   copy_mapped(put, buf, t.local, 0, &x, mode);
+  DART__OBS_OP(put ? DART__OBS_PUT : DART__OBS_GET, DART__OBS_SHM,
+               t.seg->team->l2g[t.unit], OBS_BYTES(&x));
   return DART_OK;
 }
 
@@ -158,6 +171,8 @@ try_mapped(bool put, void *buf, dart_gptr_t gptr, size_t nelem,
   char *p = dart__segment_fast(gptr, bytes, segp);
   if (__builtin_expect(p == NULL, 0)) return false;
   copy_mapped(put, buf, p, bytes, NULL, mode);
+  DART__OBS_OP(put ? DART__OBS_PUT : DART__OBS_GET, DART__OBS_SHM,
+               DART__OBS_GUNIT(gptr.teamid, *segp, gptr.unitid), bytes);
   return true;
 }
 

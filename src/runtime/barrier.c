@@ -9,6 +9,7 @@
 
 #include <dash/dart/if/dart_communication.h>
 
+#include "dart_observe.h"
 #include "dart_team.h"
 #include "dart_watch.h"
 
@@ -26,6 +27,7 @@ dart_ret_t dart_barrier(dart_team_t teamid)
   /* Local stores to shared windows become visible to node peers, and
    * their stores to us, across the barrier. */
   atomic_thread_fence(memory_order_seq_cst);
+  uint64_t t0 = DART__OBS_T0();
   const char *call = barrier_block ? "MPI_Barrier" : "MPI_Ibarrier";
   DART__WATCH(__func__, call, (int)teamid, DART__WATCH_NONE, DART__WATCH_NONE,
               ++t->coll_seq);
@@ -38,6 +40,7 @@ dart_ret_t dart_barrier(dart_team_t teamid)
     if (rc == MPI_SUCCESS) rc = dart__mpi_wait(&req);
   }
   dart__watch_end();
+  DART__OBS_END(t0, DART__OBS_BARRIER, DART__OBS_NONE, -1, 0);
   if (rc != MPI_SUCCESS) {
     dart__mpi_log_error(__func__, call, rc);
     return DART_ERR_OTHER;

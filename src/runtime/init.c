@@ -7,6 +7,7 @@
 #include <dash/dart/if/dart_initialization.h>
 
 #include "dart_modules.h"
+#include "dart_observe.h"
 #include "dart_team.h"
 #include "dart_watch.h"
 #include "transport/probe.h"
@@ -218,7 +219,9 @@ dart_ret_t dart_init_thread(int *argc, char ***argv,
 dart_ret_t dart_exit(void)
 {
   DART__CHECK(dart__g.initialized, DART_ERR_OTHER, "DART is not initialized");
+  DART__OBS_QUIET(1); /* not the application's barrier */
   dart_ret_t ret = dart_barrier(DART_TEAM_ALL);
+  DART__OBS_QUIET(-1);
   dart_ret_t r2 = dart__modules_stop(dart__nmodules);
   if (ret == DART_OK) ret = r2;
   dart__g.initialized = false;

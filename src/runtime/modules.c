@@ -3,6 +3,7 @@
  * creation and destruction runs, in one place (dart_modules.h).
  */
 #include "dart_modules.h"
+#include "dart_observe.h"
 #include "dart_segment.h"
 #include "dart_watch.h"
 
@@ -70,6 +71,17 @@ static dart_ret_t watch_fini(void)
   return DART_OK;
 }
 
+static dart_ret_t observe_init(dart__policy_t *policy)
+{
+  (void)policy;
+  return (dart_ret_t)dart__obs_init();
+}
+
+static dart_ret_t observe_fini(void)
+{
+  return (dart_ret_t)dart__obs_fini();
+}
+
 /* Init hooks in the table's signature: each takes what it needs. */
 static dart_ret_t topology_init(dart__policy_t *policy)
 {
@@ -132,7 +144,8 @@ static dart__policy_t policy;
  * node topology, global memory and locality build on DART_TEAM_ALL (the
  * collectives' flag window comes after global memory, so that a failure
  * to create windows keeps init stage 4: dart__explain_init_failure). At
- * exit the watchdog stops first, and the requests of released handles
+ * exit statistics and trace are written first (every other module still
+ * up), then the watchdog stops, and the requests of released handles
  * complete before locality and global memory are torn down and before any
  * window is freed. A team is released locks first (their memory is
  * freed), then its locality, then its segments and heaps.
@@ -152,6 +165,7 @@ static const dart__module_t modules[] = {
     {"handles", NULL, handles_fini, NULL, NULL},
     {"locks", NULL, NULL, NULL, locks_team_fini},
     {"watch", watch_init, watch_fini, NULL, NULL},
+    {"observe", observe_init, observe_fini, NULL, NULL},
 };
 
 const size_t dart__nmodules = sizeof modules / sizeof modules[0];

@@ -1,0 +1,175 @@
+/*
+ * Internal: communication statistics (DART_STATS) and the timeline trace
+ * (DART_TRACE) of what each unit asks DART to do (observe.c, trace.c,
+ * docs/profiling.md).
+ *
+ * Both are off by default. Off, a hook is one test of a read-mostly flag
+ * that sits alone in its cache line (predicted not taken); the calls on
+ * the MPI path and the waits read it twice (once for the clock at their
+ * start). On, statistics read the clock only around flushes, collectives
+ * and locks (the trace around every call that is not a plain copy); every
+ * thread counts into its own record (thread-local, no locks, no atomics): per
+ * operation kind and path a count, bytes and the nanoseconds spent inside calls
+ * that may wait, plus the bytes and operations per target unit in a bounded
+ * hash (DART_STATS_TARGETS entries; targets beyond it are summed in one "other"
+ * entry). Tracing appends one event per call to a bounded per-thread buffer
+ * that is written out when full and at dart_exit.
+ */
+#ifndef DART__OBSERVE_H
+#define DART__OBSERVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dart_log.h"
+
+/* What was done. Data kinds (the first five) feed the matrix. */
+typedef enum {
+  DART__OBS_PUT = 0,
+  DART__OBS_GET,
+  DART__OBS_ACC,      /* dart_accumulate[_blocking_local]              */
+  DART__OBS_FETCH_OP, /* dart_fetch_and_op                             */
+  DART__OBS_CAS,      /* dart_compare_and_swap                          */
+  DART__OBS_FLUSH,    /* dart_flush[_all][_local[_all]]                */
+  DART__OBS_BARRIER,
+  DART__OBS_BCAST,
+  DART__OBS_SCATTER,
+  DART__OBS_GATHER,
+  DART__OBS_ALLGATHER,
+  DART__OBS_ALLGATHERV,
+  DART__OBS_ALLTOALL,
+  DART__OBS_ALLREDUCE,
+  DART__OBS_REDUCE,
+  DART__OBS_SEND,
+  DART__OBS_RECV,
+  DART__OBS_SENDRECV,
+  DART__OBS_LOCK_ACQUIRE, /* dart_lock_acquire, dart_lock_try_acquire */
+  DART__OBS_LOCK_RELEASE,
+  DART__OBS_NKINDS
+} dart__obs_kind_t;
+
+#define DART__OBS_NDATA (DART__OBS_CAS + 1)
+
+/* How it was done: load/store on mapped memory, MPI, or neither applies
+ * (collectives, locks). */
+typedef enum {
+  DART__OBS_SHM = 0,
+  DART__OBS_MPI,
+  DART__OBS_NONE,
+  DART__OBS_NPATHS
+} dart__obs_path_t;
+
+/* The flags, alone in one cache line; written only in dart_init/exit. */
+typedef struct {
+  int on;    /* statistics or trace                                  */
+  int trace; /* trace on (every call goes to the out-of-line record)  */
+  char pad[64 - 2 * sizeof(int)];
+} __attribute__((aligned(64))) dart__obs_flags_t;
+
+extern dart__obs_flags_t dart__obs DART__HIDDEN;
+
+/* One target unit in a thread's matrix row. */
+typedef struct {
+  int32_t unit; /* global unit id, -1: empty slot */
+  uint64_t ops, bytes;
+} dart__obs_peer_t;
+
+/* A thread's record (observe.c). */
+typedef struct dart__obs_thread {
+  uint64_t count[DART__OBS_NKINDS][DART__OBS_NPATHS];
+  uint64_t bytes[DART__OBS_NKINDS][DART__OBS_NPATHS];
+  uint64_t ns[DART__OBS_NKINDS][DART__OBS_NPATHS];
+  int32_t last_unit;       /* target of the previous data operation */
+  dart__obs_peer_t *last;  /* its entry                              */
+  dart__obs_peer_t *peers; /* open addressing, cap a power of two  */
+  size_t cap, used;
+  uint64_t other_ops, other_bytes; /* targets beyond the limit      */
+  void *trace; /* trace buffer (trace.c)                            */
+  int tid;     /* registration order in this process                */
+  int quiet;   /* > 0: inside a call whose inner calls are its own   */
+  struct dart__obs_thread *next;
+} dart__obs_thread_t;
+
+extern __thread dart__obs_thread_t *dart__obs_self
+    __attribute__((tls_model("initial-exec"))) DART__HIDDEN;
+
+/* Monotonic nanoseconds, never 0. */
+DART__HIDDEN uint64_t dart__obs_now(void);
+
+/*
+ * Records one call of kind on path to global unit gunit (-1: none) moving
+ * bytes; t0: dart__obs_now() at its start, or 0 for a call that cannot
+ * wait (a copy to mapped memory: begin = end).
+ */
+DART__HIDDEN void dart__obs_record(int kind, int path, int gunit, size_t bytes,
+                                   uint64_t t0);
+
+/* Kind of a collective from its public name (DART__OBS_BARRIER if none). */
+DART__HIDDEN int dart__obs_coll_kind(const char *func);
+
+/* The statistics-only common case inline: same target as last time. */
+static inline void dart__obs_count(int kind, int path, int gunit, size_t bytes)
+{
+  dart__obs_thread_t *s = dart__obs_self;
+  if (__builtin_expect(s != NULL && !dart__obs.trace && gunit == s->last_unit,
+                       1)) {
+    s->count[kind][path]++;
+    s->bytes[kind][path] += bytes;
+    s->last->ops++;
+    s->last->bytes += bytes;
+    return;
+  }
+  dart__obs_record(kind, path, gunit, bytes, 0);
+}
+
+#define DART__OBS_ON() __builtin_expect(dart__obs.on, 0)
+
+/* A call that cannot wait, done (arguments evaluated only when on). */
+#define DART__OBS_OP(kind, path, gunit, bytes)                                 \
+  do {                                                                         \
+    if (DART__OBS_ON()) dart__obs_count((kind), (path), (gunit), (bytes));     \
+  } while (0)
+
+/* Start of a call that may wait: the clock if observing, else 0. */
+#define DART__OBS_T0() (DART__OBS_ON() ? dart__obs_now() : (uint64_t)0)
+
+/* Start of a put, get or atomic on the MPI path: the clock only for the
+ * trace (the statistics time only flushes, collectives and locks). */
+#define DART__OBS_T0_DATA()                                                    \
+  (DART__OBS_ON() && dart__obs.trace ? dart__obs_now() : (uint64_t)0)
+
+/* End of a call started at t0 = DART__OBS_T0() or DART__OBS_T0_DATA(). */
+#define DART__OBS_END(t0, kind, path, gunit, bytes)                            \
+  do {                                                                         \
+    if (DART__OBS_ON()) {                                                      \
+      if ((t0) != 0)                                                           \
+        dart__obs_record((kind), (path), (gunit), (bytes), (t0));              \
+      else                                                                     \
+        dart__obs_count((kind), (path), (gunit), (bytes));                     \
+    }                                                                          \
+  } while (0)
+
+/* Calls DART makes inside a lock call or dart_exit are not the
+ * application's: counted as part of the outer call (QUIET(1) ... QUIET(-1)
+ * around them). */
+DART__HIDDEN void dart__obs_quiet(int delta);
+#define DART__OBS_QUIET(delta)                                                 \
+  do {                                                                         \
+    if (DART__OBS_ON()) dart__obs_quiet(delta);                                \
+  } while (0)
+
+/* Module hooks (runtime/modules.c). */
+DART__HIDDEN int dart__obs_init(void);
+DART__HIDDEN int dart__obs_fini(void);
+
+/* trace.c, called by observe.c. */
+DART__HIDDEN int dart__trace_init(void);
+DART__HIDDEN void dart__trace_event(dart__obs_thread_t *s, int kind, int path,
+                                    int gunit, size_t bytes, uint64_t t0,
+                                    uint64_t t1);
+DART__HIDDEN int dart__trace_fini(dart__obs_thread_t *threads);
+/* Name of a kind / path as written to the files. */
+DART__HIDDEN const char *dart__obs_kind_name(int kind);
+DART__HIDDEN const char *dart__obs_path_name(int path);
+
+#endif /* DART__OBSERVE_H */

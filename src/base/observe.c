@@ -1,0 +1,362 @@
+/*
+ * Communication statistics (DART_STATS): per-thread counters and target
+ * hashes, gathered by unit 0 at dart_exit into one JSON file and a short
+ * summary on stderr (format: docs/profiling.md).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "dart_env.h"
+#include "dart_mpi.h"
+#include "dart_observe.h"
+
+dart__obs_flags_t dart__obs;
+__thread dart__obs_thread_t *dart__obs_self;
+
+static pthread_mutex_t obs_mtx = PTHREAD_MUTEX_INITIALIZER;
+static dart__obs_thread_t *obs_threads; /* every registered thread */
+static int obs_nthreads;
+static const char *stats_path; /* NULL: statistics off */
+static size_t max_targets;
+
+static const char *const kind_names[DART__OBS_NKINDS] = {
+    "put",       "get",        "accumulate", "fetch_op",     "cas",
+    "flush",     "barrier",    "bcast",      "scatter",      "gather",
+    "allgather", "allgatherv", "alltoall",   "allreduce",    "reduce",
+    "send",      "recv",       "sendrecv",   "lock_acquire", "lock_release"};
+static const char *const path_names[DART__OBS_NPATHS] = {"shm", "mpi", "-"};
+
+const char *dart__obs_kind_name(int kind)
+{
+  return kind_names[kind];
+}
+
+const char *dart__obs_path_name(int path)
+{
+  return path_names[path];
+}
+
+uint64_t dart__obs_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec + 1;
+}
+
+int dart__obs_coll_kind(const char *func)
+{
+  if (strncmp(func, "dart_", 5) == 0) func += 5;
+  for (int k = DART__OBS_BARRIER; k <= DART__OBS_SENDRECV; k++)
+    if (strcmp(func, kind_names[k]) == 0) return k;
+  return DART__OBS_BARRIER;
+}
+
+/* Slot of unit in s's hash: its entry, or the empty slot to take. */
+static dart__obs_peer_t *peer_slot(dart__obs_peer_t *tab, size_t cap,
+                                   int32_t unit)
+{
+  size_t i = ((uint32_t)unit * 2654435761u) & (cap - 1);
+  while (tab[i].unit != -1 && tab[i].unit != unit) i = (i + 1) & (cap - 1);
+  return &tab[i];
+}
+
+static int peers_grow(dart__obs_thread_t *s)
+{
+  size_t cap = s->cap ? 2 * s->cap : 16;
+  dart__obs_peer_t *tab = malloc(cap * sizeof *tab);
+  if (tab == NULL) return -1;
+  for (size_t i = 0; i < cap; i++) tab[i] = (dart__obs_peer_t){-1, 0, 0};
+  for (size_t i = 0; i < s->cap; i++)
+    if (s->peers[i].unit != -1)
+      *peer_slot(tab, cap, s->peers[i].unit) = s->peers[i];
+  free(s->peers);
+  s->peers = tab;
+  s->cap = cap;
+  return 0;
+}
+
+/* Entry of unit in s's matrix row, NULL once the row is full (then the
+ * caller adds to "other"). */
+static dart__obs_peer_t *peer_get(dart__obs_thread_t *s, int32_t unit)
+{
+  if (s->cap > 0) {
+    dart__obs_peer_t *p = peer_slot(s->peers, s->cap, unit);
+    if (p->unit == unit) return p;
+  }
+  if (s->used >= max_targets) return NULL;
+  if (2 * (s->used + 1) > s->cap && peers_grow(s) != 0) return NULL;
+  dart__obs_peer_t *p = peer_slot(s->peers, s->cap, unit);
+  p->unit = unit;
+  s->used++;
+  return p;
+}
+
+static void peer_add(dart__obs_thread_t *s, int32_t unit, uint64_t ops,
+                     uint64_t bytes)
+{
+  dart__obs_peer_t *p = peer_get(s, unit);
+  if (p == NULL) {
+    s->other_ops += ops;
+    s->other_bytes += bytes;
+    return;
+  }
+  p->ops += ops;
+  p->bytes += bytes;
+  s->last_unit = unit;
+  s->last = p;
+}
+
+static dart__obs_thread_t *thread_register(void)
+{
+  dart__obs_thread_t *s = calloc(1, sizeof *s);
+  if (s == NULL) return NULL;
+  s->last_unit = -2; /* matches no target: the first op takes the slow path */
+  pthread_mutex_lock(&obs_mtx);
+  s->tid = obs_nthreads++;
+  s->next = obs_threads;
+  obs_threads = s;
+  pthread_mutex_unlock(&obs_mtx);
+  dart__obs_self = s;
+  return s;
+}
+
+void dart__obs_quiet(int delta)
+{
+  dart__obs_thread_t *s = dart__obs_self;
+  if (s == NULL && (s = thread_register()) == NULL) return;
+  s->quiet += delta;
+  s->last_unit = -2; /* dart__obs_count takes the slow path, which sees it */
+}
+
+void dart__obs_record(int kind, int path, int gunit, size_t bytes, uint64_t t0)
+{
+  dart__obs_thread_t *s = dart__obs_self;
+  if (s == NULL && (s = thread_register()) == NULL) return;
+  if (s->quiet > 0) return;
+  uint64_t t1 = (t0 != 0) ? dart__obs_now() : 0;
+  s->count[kind][path]++;
+  s->bytes[kind][path] += bytes;
+  if (t0 != 0) s->ns[kind][path] += t1 - t0;
+  if (kind < DART__OBS_NDATA && gunit >= 0) {
+    if (gunit == s->last_unit) {
+      s->last->ops++;
+      s->last->bytes += bytes;
+    } else {
+      peer_add(s, gunit, 1, bytes);
+    }
+  }
+  if (dart__obs.trace) {
+    if (t0 == 0) t0 = t1 = dart__obs_now();
+    dart__trace_event(s, kind, path, gunit, bytes, t0, t1);
+  }
+}
+
+/* ---- dart_exit: gather at unit 0 ---------------------------------- */
+
+/* Everything one unit sends: counters of all threads summed, then its
+ * matrix row (threads merged into a row of the same bound). */
+typedef struct {
+  uint64_t v[3][DART__OBS_NKINDS][DART__OBS_NPATHS];
+  uint64_t other_ops, other_bytes;
+  uint64_t npeers;
+} unit_sum_t;
+
+static void sum_threads(unit_sum_t *u, dart__obs_thread_t *row)
+{
+  memset(u, 0, sizeof *u);
+  for (dart__obs_thread_t *s = obs_threads; s != NULL; s = s->next) {
+    for (int k = 0; k < DART__OBS_NKINDS; k++)
+      for (int p = 0; p < DART__OBS_NPATHS; p++) {
+        u->v[0][k][p] += s->count[k][p];
+        u->v[1][k][p] += s->bytes[k][p];
+        u->v[2][k][p] += s->ns[k][p];
+      }
+    for (size_t i = 0; i < s->cap; i++)
+      if (s->peers[i].unit != -1)
+        peer_add(row, s->peers[i].unit, s->peers[i].ops, s->peers[i].bytes);
+    row->other_ops += s->other_ops;
+    row->other_bytes += s->other_bytes;
+  }
+  u->other_ops = row->other_ops;
+  u->other_bytes = row->other_bytes;
+  u->npeers = row->used;
+}
+
+/* Packs the row's entries as (unit, ops, bytes) triples. */
+static uint64_t *pack_row(const dart__obs_thread_t *row)
+{
+  uint64_t *buf = malloc((3 * row->used + 1) * sizeof *buf);
+  if (buf == NULL) return NULL;
+  size_t n = 0;
+  for (size_t i = 0; i < row->cap; i++)
+    if (row->peers[i].unit != -1) {
+      buf[n++] = (uint64_t)row->peers[i].unit;
+      buf[n++] = row->peers[i].ops;
+      buf[n++] = row->peers[i].bytes;
+    }
+  return buf;
+}
+
+/* Totals over the units for the summary. */
+typedef struct {
+  uint64_t sum[3][DART__OBS_NKINDS][DART__OBS_NPATHS];
+  uint64_t max[DART__OBS_NKINDS][DART__OBS_NPATHS]; /* count, one unit */
+} totals_t;
+
+static void write_unit(FILE *f, int unit, const unit_sum_t *u,
+                       const uint64_t *row, totals_t *tot)
+{
+  fprintf(f, "%s\n{\"unit\":%d,\"ops\":[", unit ? "," : "", unit);
+  const char *sep = "";
+  for (int k = 0; k < DART__OBS_NKINDS; k++)
+    for (int p = 0; p < DART__OBS_NPATHS; p++) {
+      if (u->v[0][k][p] == 0) continue;
+      fprintf(f, "%s[\"%s\",\"%s\",%llu,%llu,%llu]", sep, kind_names[k],
+              path_names[p], (unsigned long long)u->v[0][k][p],
+              (unsigned long long)u->v[1][k][p],
+              (unsigned long long)u->v[2][k][p]);
+      sep = ",";
+      for (int i = 0; i < 3; i++) tot->sum[i][k][p] += u->v[i][k][p];
+      if (u->v[0][k][p] > tot->max[k][p]) tot->max[k][p] = u->v[0][k][p];
+    }
+  fprintf(f, "],\"targets\":[");
+  for (uint64_t i = 0; i < u->npeers; i++)
+    fprintf(f, "%s[%llu,%llu,%llu]", i ? "," : "",
+            (unsigned long long)row[3 * i], (unsigned long long)row[3 * i + 1],
+            (unsigned long long)row[3 * i + 2]);
+  fprintf(f, "],\"other\":[%llu,%llu]}", (unsigned long long)u->other_ops,
+          (unsigned long long)u->other_bytes);
+}
+
+static void print_summary(const totals_t *tot, int nunits)
+{
+  fprintf(stderr,
+          "DART stats: %d units, file %s\n"
+          "DART stats: %-13s %-4s %12s %14s %12s %10s\n",
+          nunits, stats_path, "kind", "path", "count", "bytes", "time_ms",
+          "max/unit");
+  for (int k = 0; k < DART__OBS_NKINDS; k++)
+    for (int p = 0; p < DART__OBS_NPATHS; p++) {
+      if (tot->sum[0][k][p] == 0) continue;
+      fprintf(
+          stderr, "DART stats: %-13s %-4s %12llu %14llu %12.3f %10llu\n",
+          kind_names[k], path_names[p], (unsigned long long)tot->sum[0][k][p],
+          (unsigned long long)tot->sum[1][k][p],
+          (double)tot->sum[2][k][p] / 1e6, (unsigned long long)tot->max[k][p]);
+    }
+}
+
+/* Unit 0: receives every unit's sums and row in turn (O(1) memory, one
+ * message pair per unit) and writes them. */
+static dart_ret_t stats_collect(MPI_Comm comm, unit_sum_t *mine,
+                                uint64_t *myrow)
+{
+  FILE *f = fopen(stats_path, "w");
+  if (f == NULL)
+    DART_LOG_ERROR("DART_STATS: cannot write %s: %s", stats_path,
+                   strerror(errno));
+  totals_t *tot = calloc(1, sizeof *tot);
+  if (tot == NULL) return DART_ERR_NOMEM;
+  if (f != NULL)
+    fprintf(f,
+            "{\"format\":\"dart-stats-1\",\"units\":%d,\"max_targets\":%zu,"
+            "\"columns\":[\"kind\",\"path\",\"count\",\"bytes\",\"ns\"],"
+            "\"units_data\":[",
+            dart__g.size, max_targets);
+  dart_ret_t ret = DART_OK;
+  for (int r = 0; r < dart__g.size; r++) {
+    unit_sum_t u = *mine;
+    uint64_t *row = myrow;
+    if (r > 0) {
+      DART__MPI_LOG(
+          MPI_Recv(&u, sizeof u, MPI_BYTE, r, 1, comm, MPI_STATUS_IGNORE));
+      row = malloc((3 * u.npeers + 1) * sizeof *row);
+      if (row == NULL) abort();
+      DART__MPI_LOG(MPI_Recv(row, (int)(3 * u.npeers), MPI_UINT64_T, r, 2, comm,
+                             MPI_STATUS_IGNORE));
+    }
+    if (f != NULL) write_unit(f, r, &u, row, tot);
+    if (r > 0) free(row);
+  }
+  if (f != NULL) {
+    fprintf(f, "\n]}\n");
+    if (fclose(f) != 0) ret = DART_ERR_OTHER;
+    print_summary(tot, dart__g.size);
+  }
+  free(tot);
+  return f == NULL ? DART_ERR_OTHER : ret;
+}
+
+static dart_ret_t stats_fini(MPI_Comm comm)
+{
+  dart__obs_thread_t row = {.last_unit = -2};
+  unit_sum_t mine;
+  sum_threads(&mine, &row);
+  uint64_t *packed = pack_row(&row);
+  free(row.peers);
+  if (packed == NULL) return DART_ERR_NOMEM;
+  dart_ret_t ret = DART_OK;
+  if (dart__g.myid == 0) {
+    ret = stats_collect(comm, &mine, packed);
+  } else {
+    DART__MPI_LOG(MPI_Send(&mine, sizeof mine, MPI_BYTE, 0, 1, comm));
+    DART__MPI_LOG(
+        MPI_Send(packed, (int)(3 * mine.npeers), MPI_UINT64_T, 0, 2, comm));
+  }
+  free(packed);
+  return ret;
+}
+
+/* "0"/"off"/"" off, "1"/"on" the default file, else the path itself. */
+static const char *stats_target(const char *v)
+{
+  if (v == NULL || v[0] == '\0' || strcmp(v, "0") == 0 ||
+      strcasecmp(v, "off") == 0 || strcasecmp(v, "no") == 0)
+    return NULL;
+  if (strcmp(v, "1") == 0 || strcasecmp(v, "on") == 0 ||
+      strcasecmp(v, "yes") == 0)
+    return dart__env.stats_file;
+  return v;
+}
+
+int dart__obs_init(void)
+{
+  stats_path = stats_target(dart__env.stats);
+  max_targets =
+      dart__env.stats_targets > 0 ? (size_t)dart__env.stats_targets : 1;
+  int trace = dart__env.trace != NULL && dart__env.trace[0] != '\0';
+  if (trace && dart__trace_init() != DART_OK) trace = 0;
+  dart__obs.trace = trace;
+  dart__obs.on = trace || stats_path != NULL;
+  return DART_OK;
+}
+
+int dart__obs_fini(void)
+{
+  if (!dart__obs.on) return DART_OK;
+  dart__obs.on = 0;
+  MPI_Comm comm;
+  DART__MPI(MPI_Comm_dup(dart__g.comm, &comm));
+  dart_ret_t ret = DART_OK;
+  if (stats_path != NULL) ret = stats_fini(comm);
+  if (dart__obs.trace) {
+    dart_ret_t r2 = dart__trace_fini(obs_threads);
+    if (ret == DART_OK) ret = r2;
+  }
+  dart__obs.trace = 0;
+  DART__MPI_LOG(MPI_Comm_free(&comm));
+  /* Records stay registered (other threads keep pointers to theirs in
+   * their thread-local variable): emptied for a later dart_init. */
+  pthread_mutex_lock(&obs_mtx);
+  for (dart__obs_thread_t *s = obs_threads; s != NULL; s = s->next) {
+    free(s->peers);
+    dart__obs_thread_t keep = {.last_unit = -2, .tid = s->tid, .next = s->next};
+    *s = keep;
+  }
+  pthread_mutex_unlock(&obs_mtx);
+  return ret;
+}
