@@ -213,3 +213,32 @@ function(dart_add_multihost_variants name exe units timeout)
                          SKIP_RETURN_CODE 77 PROCESSORS ${n} ${M_PROPERTIES})
   endforeach()
 endfunction()
+
+# mpi.<name>.scale[.sim1].np<n> (label "scale", issue 23): an existing MPI
+# test program at larger unit counts on this node, as is and with every
+# unit its own simulated node, so that a cost per unit (a P^2 loop, a
+# per-unit array in a hot structure) shows up as a slow or failing test.
+# Open MPI only: MPICH's polling waits make 16+ oversubscribed ranks on a
+# small CI machine take minutes.
+function(dart_add_scale_variants name exe units timeout)
+  if(NOT DART_MPI_FLAVOUR STREQUAL "openmpi")
+    return()
+  endif()
+  foreach(n ${units})
+    foreach(sim "" ".sim1")
+      set(tname mpi.${name}.scale${sim}.np${n})
+      set(env ${DART_MPIEXEC_ENV})
+      if(sim)
+        list(APPEND env DART_SIM_NODE_SIZE=1)
+      endif()
+      add_test(NAME ${tname}
+               COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${n}
+                       ${DART_MPIEXEC_FLAGS} ${MPIEXEC_PREFLAGS}
+                       $<TARGET_FILE:${exe}> ${MPIEXEC_POSTFLAGS})
+      set_tests_properties(${tname} PROPERTIES TIMEOUT ${timeout}
+                           ENVIRONMENT "${env}"
+                           LABELS "mpi;scale;np${n}"
+                           PROCESSORS 4 SKIP_RETURN_CODE 77)
+    endforeach()
+  endforeach()
+endfunction()
