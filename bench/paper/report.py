@@ -21,6 +21,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from report_dash import dash_targets, section_dash, splice  # noqa: E402
+from report_fmt import fmt_ratio, fmt_t, md_header  # noqa: E402
 from report_targets import (TARGET_NOTES, evaluate_targets,  # noqa: E402
                             overhead_fit)
 
@@ -71,24 +72,6 @@ def fmt_size(m):
     if m >= KIB:
         return "%d KiB" % (m >> 10)
     return "%d B" % m
-
-
-def fmt_t(us):
-    if us is None:
-        return "-"
-    if us >= 1000:
-        return "%.1f ms" % (us / 1000)
-    if us >= 10:
-        return "%.1f us" % us
-    return "%.3f us" % us
-
-
-def md_header(*cols):
-    return ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-
-
-def fmt_ratio(x):
-    return "-" if x is None else "%.2f" % x
 
 
 def index(rows, *keys):

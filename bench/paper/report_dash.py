@@ -12,29 +12,14 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from report_fmt import fmt_ratio as _r  # noqa: E402
+from report_fmt import fmt_t as _t  # noqa: E402
+from report_fmt import md_header as _head  # noqa: E402
 
 BEGIN = "<!-- dash-shaped: begin -->"
 END = "<!-- dash-shaped: end -->"
 PATTERNS = ("own", "neighbour", "all-to-one")
 MIB = 1 << 20
-
-
-def _r(x):
-    return "-" if x is None or x == "" else "%.2f" % x
-
-
-def _t(us):
-    if us is None or us == "":
-        return "-"
-    if us >= 1000:
-        return "%.1f ms" % (us / 1000)
-    if us >= 10:
-        return "%.1f us" % us
-    return "%.3f us" % us
-
-
-def _head(*cols):
-    return ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
 
 
 def _acc_keys(res):
