@@ -1,13 +1,20 @@
 /*
  * Locality of teams: the MPI side. Detects the caller's hardware once per
- * dart_init, exchanges it within a team (MPI_Allgather of fixed-size
- * records) and builds the team's unit records and domain tree (tree.c).
+ * dart_init and publishes it in a window of one record per unit. Nothing
+ * of other units is gathered at init: a team's unit records and domain
+ * tree (tree.c) are built when a program first asks for them
+ * (dart_domain_team_locality, dart_unit_locality), from the records read
+ * with one-sided gets under the window's lock_all epoch. That read is not
+ * collective, so units may ask in any order, or never.
  *
  * Node identity: the tree groups units into nodes by host name. DART's own
  * node view (dart__g.node_of_unit, which honours DART_SIM_NODE_SIZE) is
  * made to agree with it: with simulated nodes, or whenever host names and
  * the node view disagree (e.g. containers sharing a host name), every host
- * name becomes "<host>#<k>" with k the zero-padded DART node index.
+ * name becomes "<host>#<k>" with k the zero-padded DART node index. The
+ * check costs one broadcast within each node and an allgather of one
+ * 64-bit word per unit (names.c); each unit renames its own record before
+ * publishing it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,90 +22,169 @@
 
 #include "dart_team.h"
 #include "locality_internal.h"
+#include "transport/probe.h"
+#include "transport/transport.h"
 
 #define HOST_MAX DART_LOCALITY_HOST_MAX_SIZE
+/* Gets in flight before a flush while reading a team's records. */
+#define GETS_PER_FLUSH 1024
 
 /* Hardware of this process (host name already in its final form). */
 static dart_hwinfo_t dart__locality_self;
-
-static int host_ptr_cmp(const void *a, const void *b)
-{
-  return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
+/* Window of DART_TEAM_ALL holding every unit's record at displacement 0
+ * (MPI_WIN_NULL with one unit); locked (lock_all) while it exists. */
+static MPI_Win rec_win = MPI_WIN_NULL;
+static dart_hwinfo_t *rec_mem; /* this unit's record in rec_win */
+static bool rec_own_memory;    /* rec_mem is malloc'ed (MPI_Win_create) */
 
 /*
- * True unless "same host name" <=> "same DART node" holds for all units.
- * O(n log n); a failed allocation answers true (renaming is always safe).
+ * Collective over DART_TEAM_ALL: do host names and DART's node view agree?
+ * Broadcasts the node leader's host name within each node and allgathers
+ * one word per unit (see names.c). *disagree is the same on every unit.
  */
-static bool hosts_disagree(const dart_hwinfo_t *all, const int *node_of, int n,
-                           int num_nodes)
+static dart_ret_t hosts_disagree(dart__team_t *all, bool *disagree)
 {
-  int *rep = malloc((size_t)num_nodes * sizeof *rep);
-  const char **names = malloc((size_t)num_nodes * sizeof *names);
-  bool disagree = rep == NULL || names == NULL;
-  for (int k = 0; !disagree && k < num_nodes; k++) rep[k] = -1;
-  for (int u = 0; !disagree && u < n; u++) {
-    int k = node_of[u];
-    if (k < 0 || k >= num_nodes)
-      disagree = true;
-    else if (rep[k] < 0)
-      rep[k] = u;
-    else
-      disagree = strcmp(all[u].host, all[rep[k]].host) != 0;
-  }
-  for (int k = 0; !disagree && k < num_nodes; k++) {
-    disagree = rep[k] < 0;
-    if (!disagree) names[k] = all[rep[k]].host;
-  }
-  if (!disagree) {
-    qsort(names, (size_t)num_nodes, sizeof *names, host_ptr_cmp);
-    for (int k = 1; k < num_nodes && !disagree; k++)
-      disagree = strcmp(names[k - 1], names[k]) == 0;
-  }
-  free(rep);
-  free(names);
-  return disagree;
-}
-
-/* Renames every host to "<host>#<node>" (node zero-padded to sort right). */
-static void name_nodes(dart_hwinfo_t *all, const int *node_of, int n,
-                       int num_nodes)
-{
-  int width = 1;
-  for (int k = num_nodes - 1; k >= 10; k /= 10) width++;
-  for (int u = 0; u < n; u++) {
-    char host[HOST_MAX];
-    snprintf(host, sizeof host, "%.*s#%0*d", HOST_MAX - 2 - width - 10,
-             all[u].host, width, node_of[u]);
-    memcpy(all[u].host, host, sizeof host);
-  }
-}
-
-/* Collective over the team: exchange hardware info and build the tree. */
-static dart_ret_t build_team_locality(dart__team_t *team, bool is_all)
-{
+  char leader[HOST_MAX];
+  memcpy(leader, dart__locality_self.host, HOST_MAX);
+  DART__MPI(MPI_Bcast(leader, HOST_MAX, MPI_CHAR, 0, all->node_comm));
+  leader[HOST_MAX - 1] = '\0';
+  uint64_t mine = strncmp(leader, dart__locality_self.host, HOST_MAX) == 0
+                      ? dart__locality_host_hash(leader)
+                      : 0;
+  uint64_t *words = malloc((size_t)all->size * sizeof *words);
+  DART__CHECK(words != NULL, DART_ERR_NOMEM,
+              "out of memory for %d host name words", all->size);
   dart_ret_t ret = DART_OK;
-  dart_hwinfo_t *all = malloc((size_t)team->size * sizeof *all);
-  DART__CHECK(all != NULL, DART_ERR_NOMEM, "out of memory (team %d)",
-              (int)team->id);
-  DART__MPI_GOTO(dart__mpi_allgather(&dart__locality_self,
-                                     (int)sizeof(dart_hwinfo_t), MPI_BYTE, all,
-                                     team->comm),
+  DART__MPI_GOTO(dart__mpi_allgather(&mine, 1, MPI_UINT64_T, words, all->comm),
                  ret, out);
-  if (is_all && (dart__env.sim_node_size > 0 ||
-                 hosts_disagree(all, dart__g.node_of_unit, team->size,
-                                dart__g.num_nodes))) {
-    name_nodes(all, dart__g.node_of_unit, team->size, dart__g.num_nodes);
-    memcpy(dart__locality_self.host, all[team->myid].host, HOST_MAX);
-  }
-  ret = dart__locality_build(team->id, team->size, team->l2g, all,
-                             &team->locality);
-  if (ret != DART_OK)
-    DART_LOG_ERROR("building the locality of team %d failed: %s", (int)team->id,
-                   dart__strerror(ret));
+  *disagree =
+      dart__locality_hosts_disagree(words, all->size, dart__g.num_nodes);
 out:
-  free(all);
+  free(words);
   return ret;
+}
+
+/* Makes rec_win: over a malloc'ed record, or (where the MPI creates no
+ * window over existing memory, dart__caps) over memory of its own. */
+static int records_window(void)
+{
+  int rc = dart__mpi_rendezvous(dart__g.comm);
+  if (rc != MPI_SUCCESS) return rc;
+  MPI_Aint bytes = (MPI_Aint)sizeof *rec_mem;
+  rec_own_memory = !dart__caps.ran || dart__caps.cap[DART__CAP_WIN_CREATE];
+  if (rec_own_memory) {
+    rec_mem = malloc(sizeof *rec_mem);
+    if (rec_mem == NULL) return MPI_ERR_NO_MEM;
+    *rec_mem = dart__locality_self; /* in place before the window exists */
+    return MPI_Win_create(rec_mem, bytes, 1, MPI_INFO_NULL, dart__g.comm,
+                          &rec_win);
+  }
+  void *base = NULL;
+  rc = MPI_Win_allocate(bytes, 1, MPI_INFO_NULL, dart__g.comm, &base, &rec_win);
+  rec_mem = base;
+  if (rc == MPI_SUCCESS) *rec_mem = dart__locality_self;
+  return rc;
+}
+
+/* Publishes this unit's record to every unit (collective, dart_init). */
+static dart_ret_t publish_record(void)
+{
+  if (dart__g.size == 1) return DART_OK; /* read locally */
+  int rc = records_window();
+  if (rec_win != MPI_WIN_NULL) {
+    dart__mpi_objects_add(1);
+    int *model = NULL, flag = 0;
+    rc = MPI_Win_set_errhandler(rec_win, MPI_ERRORS_RETURN);
+    if (rc == MPI_SUCCESS)
+      rc = MPI_Win_get_attr(rec_win, MPI_WIN_MODEL, &model, &flag);
+    if (rc == MPI_SUCCESS && (!flag || *model != MPI_WIN_UNIFIED)) {
+      DART_LOG_ERROR("dart_init: the MPI window of the locality records is "
+                     "not in the unified memory model");
+      rc = MPI_ERR_WIN;
+    }
+    if (rc == MPI_SUCCESS) rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, rec_win);
+    /* every record is in place before anyone reads one */
+    if (rc == MPI_SUCCESS) rc = dart__mpi_rendezvous(dart__g.comm);
+  }
+  if (rc != MPI_SUCCESS) {
+    dart__mpi_log_error("dart_init", "the locality records' window", rc);
+    if (rec_win != MPI_WIN_NULL) {
+      MPI_Win_free(&rec_win);
+      dart__mpi_objects_add(-1);
+    }
+    if (rec_own_memory) free(rec_mem);
+    rec_mem = NULL;
+    return DART_ERR_OTHER;
+  }
+  return DART_OK;
+}
+
+/* Reads the records of the team's units into hw[team->size]: one get per
+ * unit from rec_win (not collective), the caller's own from memory. */
+static dart_ret_t read_records(const char *func, const dart__team_t *team,
+                               dart_hwinfo_t *hw)
+{
+  int pending = 0;
+  for (int u = 0; u < team->size; u++) {
+    int32_t g = team->l2g[u];
+    if (g == dart__g.myid || rec_win == MPI_WIN_NULL) {
+      hw[u] = dart__locality_self;
+      continue;
+    }
+    int rc = dart__mpi_get_bytes(rec_win, g, 0, &hw[u], (int)sizeof *hw);
+    if (rc == MPI_SUCCESS && ++pending == GETS_PER_FLUSH) {
+      rc = dart__mpi_flush_win(func, rec_win);
+      pending = 0;
+    }
+    if (rc != MPI_SUCCESS) {
+      dart__mpi_log_error(func, "reading the locality records", rc);
+      if (pending > 0) dart__mpi_flush_win(func, rec_win);
+      return DART_ERR_OTHER;
+    }
+  }
+  if (pending > 0) {
+    int rc = dart__mpi_flush_win(func, rec_win);
+    if (rc != MPI_SUCCESS) {
+      dart__mpi_log_error(func, "reading the locality records", rc);
+      return DART_ERR_OTHER;
+    }
+  }
+  return DART_OK;
+}
+
+/* Builds the unit records and domain tree of the team if not built yet. */
+static dart_ret_t expand_team_locality(const char *func, dart__team_t *team)
+{
+  dart__locality_t *loc = team->locality;
+  if (loc->root != NULL) return DART_OK;
+  dart_hwinfo_t *hw = malloc((size_t)team->size * sizeof *hw);
+  DART__CHECK(hw != NULL, DART_ERR_NOMEM, "%s: out of memory (team %d)", func,
+              (int)team->id);
+  dart__locality_t *built = NULL;
+  dart_ret_t ret = read_records(func, team, hw);
+  if (ret == DART_OK)
+    ret = dart__locality_build(team->id, team->size, team->l2g, hw, &built);
+  free(hw);
+  if (ret != DART_OK) {
+    dart__log(DART__LOG_ERROR, func, "building the locality of team %d: %s",
+              (int)team->id, dart__strerror(ret));
+    return ret;
+  }
+  loc->units = built->units;
+  loc->root = built->root;
+  free(built);
+  return DART_OK;
+}
+
+/* Locality data of a team, its tree not built yet (no communication). */
+static dart_ret_t new_team_locality(dart__team_t *team)
+{
+  team->locality = calloc(1, sizeof *team->locality);
+  DART__CHECK(team->locality != NULL, DART_ERR_NOMEM, "out of memory (team %d)",
+              (int)team->id);
+  team->locality->team = team->id;
+  team->locality->num_units = team->size;
+  return DART_OK;
 }
 
 dart_ret_t dart__locality_init(void)
@@ -109,7 +195,17 @@ dart_ret_t dart__locality_init(void)
       (mbps > 0 && mbps <= INT32_MAX) ? (int)mbps : 1235;
   dart__team_t *all = dart__team_get(DART_TEAM_ALL);
   DART__CHECK(all != NULL, DART_ERR_OTHER, "team DART_TEAM_ALL missing");
-  return build_team_locality(all, true);
+  bool rename = dart__env.sim_node_size > 0;
+  if (!rename) {
+    dart_ret_t ret = hosts_disagree(all, &rename);
+    if (ret != DART_OK) return ret;
+  }
+  if (rename)
+    dart__locality_node_name(dart__locality_self.host,
+                             dart__g.node_of_unit[dart__g.myid],
+                             dart__g.num_nodes);
+  dart_ret_t ret = publish_record();
+  return ret == DART_OK ? new_team_locality(all) : ret;
 }
 
 void dart__locality_fini(void)
@@ -117,6 +213,15 @@ void dart__locality_fini(void)
   for (int id = 0; id <= DART__TEAM_ID_MAX; id++) {
     dart__team_t *t = dart__team_table[id];
     if (t != NULL) dart__locality_team_fini(t);
+  }
+  if (rec_win != MPI_WIN_NULL) {
+    /* nobody reads a record any more once everyone is here */
+    DART__MPI_LOG(dart__mpi_rendezvous(dart__g.comm));
+    DART__MPI_LOG(MPI_Win_unlock_all(rec_win));
+    DART__MPI_LOG(MPI_Win_free(&rec_win));
+    dart__mpi_objects_add(-1);
+    if (rec_own_memory) free(rec_mem);
+    rec_mem = NULL;
   }
 }
 
@@ -126,17 +231,20 @@ void dart__locality_team_fini(dart__team_t *team)
   team->locality = NULL;
 }
 
-/* The team's locality data, or NULL after logging why there is none. */
+/* The team's locality data with its tree built, or NULL after logging why
+ * there is none. */
 static dart__locality_t *team_locality(const char *func, dart_team_t teamid)
 {
   dart__team_t *team = dart__team_lookup(func, teamid);
   if (team == NULL) return NULL;
-  if (team->locality == NULL)
+  if (team->locality == NULL) {
     dart__log(DART__LOG_ERROR, func,
               "team %d has no locality data (call "
               "dart_team_locality_init)",
               (int)teamid);
-  return team->locality;
+    return NULL;
+  }
+  return expand_team_locality(func, team) == DART_OK ? team->locality : NULL;
 }
 
 dart_ret_t dart_team_locality_init(dart_team_t teamid)
@@ -144,7 +252,7 @@ dart_ret_t dart_team_locality_init(dart_team_t teamid)
   DART__TEAM_OR_RETURN(team, teamid);
   DART__CHECK_ARG(team->locality == NULL,
                   "locality of team %d is already initialized", (int)teamid);
-  return build_team_locality(team, false);
+  return new_team_locality(team);
 }
 
 dart_ret_t dart_team_locality_finalize(dart_team_t teamid)

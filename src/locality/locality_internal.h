@@ -18,7 +18,8 @@
 
 #include "dart_log.h"
 
-/* Locality data of one team (team->locality). */
+/* Locality data of one team (team->locality). units and root stay NULL
+ * until a program first asks for them (locality.c builds them then). */
 struct dart__locality {
   dart_team_t team;
   int num_units;                /* team size                              */
@@ -87,6 +88,22 @@ DART__HIDDEN void dart__locality_free(dart__locality_t *loc);
 /* Does `host` name an accelerator module of node `node` ("node-micN")? */
 DART__HIDDEN bool dart__locality_is_module_of(const char *host,
                                               const char *node);
+
+/* ---- host names (names.c) --------------------------------------------- */
+
+/* 64-bit hash of a host name (FNV-1a), never 0. */
+DART__HIDDEN uint64_t dart__locality_host_hash(const char *host);
+/*
+ * words[n]: per unit the hash of its node leader's host name, or 0 if the
+ * unit's own host name differs from its leader's. True unless no word is 0
+ * and there are exactly num_nodes distinct words, i.e. unless "same host
+ * name" <=> "same DART node" (a hash collision reads as true). Sorts words.
+ */
+DART__HIDDEN bool dart__locality_hosts_disagree(uint64_t *words, int n,
+                                                int num_nodes);
+/* Renames host (HOST_MAX bytes) to "<host>#<node>", the node number
+ * zero-padded to the width of num_nodes - 1 so names sort by node. */
+DART__HIDDEN void dart__locality_node_name(char *host, int node, int num_nodes);
 
 /* ---- domain helpers (domain.c) ---------------------------------------- */
 

@@ -107,6 +107,12 @@ int dart__mpi_word_replace(MPI_Win win, int rank, MPI_Aint disp, uint64_t val)
                         MPI_REPLACE, win);
 }
 
+int dart__mpi_get_bytes(MPI_Win win, int rank, MPI_Aint disp, void *buf,
+                        int bytes)
+{
+  return MPI_Get(buf, bytes, MPI_BYTE, rank, disp, bytes, MPI_BYTE, win);
+}
+
 int dart__mpi_flush_win(const char *func, MPI_Win win)
 {
   DART__WATCH(func, "MPI_Win_flush_all", DART__WATCH_NONE, DART__WATCH_NONE,

@@ -136,6 +136,15 @@ DART__HIDDEN int dart__mpi_word_replace(MPI_Win win, int rank, MPI_Aint disp,
 DART__HIDDEN int dart__mpi_flush_win(const char *func, MPI_Win win);
 
 /*
+ * Reads `bytes` bytes at (rank, disp) of win into buf (MPI_Get of
+ * MPI_BYTE): a window that is not a segment's, e.g. the locality module's
+ * window of hardware records. Issued only: complete it with
+ * dart__mpi_flush_win. Returns the MPI error code.
+ */
+DART__HIDDEN int dart__mpi_get_bytes(MPI_Win win, int rank, MPI_Aint disp,
+                                     void *buf, int bytes);
+
+/*
  * Atomic op on nelem elements on the MPI path (old == NULL: accumulate,
  * else fetch-and-op of one element, flushed). Chooses native MPI atomics
  * or an emulation per basic type (see mpi_atomic.c).
