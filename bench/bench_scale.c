@@ -12,6 +12,15 @@
  *
  * One line per configuration:
  *   SCALE locality P=<n> per_host=<k> seconds=<s> bytes=<b> peak=<b> input=<b>
+ *
+ * dart_init no longer builds that tree (it is built when a program first
+ * asks for it): what one process does for locality at init is the host-name
+ * check of names.c on the allgathered word per unit, and what it keeps is
+ * its own published record and the team's empty locality data:
+ *   SCALE locality_init P=<n> per_host=<k> seconds=<s> bytes=<b> peak=<b>
+ *       input=<b>
+ * (seconds: the check; bytes: kept afterwards; peak: the words array and
+ * anything the check allocates; input: the words received).
  * and per units-per-host the exponents of a least-squares fit of
  * log(seconds) and log(bytes) over log(P):
  *   SCALE_FIT locality per_host=<k> time_exponent=<e> bytes_exponent=<e>
@@ -147,6 +156,49 @@ static int measure(int p, int k, result_t *r)
   return ok ? 0 : -1;
 }
 
+/*
+ * One process's locality work in dart_init at P units, k per host: the
+ * allgathered words (hash of each unit's node leader's host name, as every
+ * unit contributes them) and the check; kept: the published record and the
+ * team's locality data, both of constant size.
+ */
+static int measure_init(int p, int k, result_t *r)
+{
+  long long before = heap_in_use();
+  heap_now = heap_peak = 0;
+  __atomic_store_n(&heap_armed, 1, __ATOMIC_RELAXED);
+  uint64_t *words = malloc((size_t)p * sizeof *words);
+  dart_hwinfo_t *record = malloc(sizeof *record);
+  dart__locality_t *loc = calloc(1, sizeof *loc);
+  if (words == NULL || record == NULL || loc == NULL) return -1;
+  char host[DART_LOCALITY_HOST_MAX_SIZE];
+  for (int u = 0; u < p; u++) {
+    if (u % k == 0) {
+      snprintf(host, sizeof host, "n%07d", u / k);
+      words[u] = dart__locality_host_hash(host);
+    } else {
+      words[u] = words[u - 1];
+    }
+  }
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  bool disagree = dart__locality_hosts_disagree(words, p, (p + k - 1) / k);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  free(words);
+  __atomic_store_n(&heap_armed, 0, __ATOMIC_RELAXED);
+  r->bytes = heap_in_use() - before;
+  r->peak = heap_peak;
+  r->input = (long long)p * (long long)sizeof *words;
+  r->seconds =
+      (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec);
+  free(record);
+  free(loc);
+  if (disagree)
+    fprintf(stderr, "bench_scale: distinct hosts read as disagreeing at P=%d\n",
+            p);
+  return disagree ? -1 : 0;
+}
+
 /* Least-squares slope of log(y) over log(x). */
 static double fit(const double *x, const double *y, int n)
 {
@@ -210,6 +262,27 @@ int main(int argc, char **argv)
     printf("SCALE_FIT locality per_host=%d time_exponent=%.2f "
            "bytes_exponent=%.2f\n",
            k, fit(xs, ts, n), fit(xs, bs, n));
+  }
+  for (int h = 0; h < 3 && status == 0; h++) {
+    int k = per_host[h], n = 0;
+    double xs[8], ts[8], ps[8];
+    for (long p = 1000; p <= max_p && p <= 100000000; p *= 10) {
+      result_t r;
+      if (measure_init((int)p, k, &r) != 0) {
+        status = 1;
+        break;
+      }
+      printf("SCALE locality_init P=%ld per_host=%d seconds=%.4f bytes=%lld "
+             "peak=%lld input=%lld\n",
+             p, k, r.seconds, r.bytes, r.peak, r.input);
+      fflush(stdout);
+      xs[n] = (double)p;
+      ts[n] = r.seconds;
+      ps[n++] = (double)r.peak;
+    }
+    printf("SCALE_FIT locality_init per_host=%d time_exponent=%.2f "
+           "peak_exponent=%.2f\n",
+           k, fit(xs, ts, n), fit(xs, ps, n));
   }
   return status;
 }

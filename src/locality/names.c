@@ -26,16 +26,34 @@ uint64_t dart__locality_host_hash(const char *host)
   return h | 1; /* never 0, the "disagree" mark */
 }
 
-static int u64_cmp(const void *a, const void *b)
+/* In-place heapsort: no scratch memory, unlike qsort's merge sort, which
+ * would double the words' footprint at init. */
+static void sift_down(uint64_t *a, size_t root, size_t n)
 {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return (x > y) - (x < y);
+  for (size_t child; (child = 2 * root + 1) < n; root = child) {
+    if (child + 1 < n && a[child + 1] > a[child]) child++;
+    if (a[root] >= a[child]) return;
+    uint64_t t = a[root];
+    a[root] = a[child];
+    a[child] = t;
+  }
+}
+
+static void sort_words(uint64_t *a, size_t n)
+{
+  for (size_t i = n / 2; i-- > 0;) sift_down(a, i, n);
+  for (size_t end = n; end-- > 1;) {
+    uint64_t t = a[0];
+    a[0] = a[end];
+    a[end] = t;
+    sift_down(a, 0, end);
+  }
 }
 
 bool dart__locality_hosts_disagree(uint64_t *words, int n, int num_nodes)
 {
   if (n < 1) return true;
-  qsort(words, (size_t)n, sizeof *words, u64_cmp);
+  sort_words(words, (size_t)n);
   if (words[0] == 0) return true;
   int distinct = 1;
   for (int i = 1; i < n; i++) distinct += words[i] != words[i - 1];
