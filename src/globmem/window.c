@@ -573,20 +573,14 @@ dart_ret_t dart__window_alloc(const char *func, dart__segment_t *seg,
  * the registered memory (raw-MPI reproducer in docs/design.md). Registration
  * windows therefore start at addr rounded down to 16 bytes (with every MPI),
  * and displacements skip the pad. The pad bytes are never accessed: the
- * resolver checks ranges against the registered size. Only under MPICH:
- * elsewhere the window starts at addr and every displacement is 0.
+ * resolver checks ranges against the registered size. The pad also tells
+ * peers the alignment of the target memory (atomics check it); where pads
+ * differ between units they are published in the registration directory.
  */
 enum { REG_WIN_ALIGN = 16 };
 
 static MPI_Aint reg_pad(const void *addr, size_t size)
 {
-#ifndef MPICH_VERSION
-  /* Other MPIs apply RMA at the window's base as given: no pad, so that
-   * every unit's displacement is 0 (no per-unit state, nothing to fetch). */
-  (void)addr;
-  (void)size;
-  return 0;
-#endif
   if (addr == NULL || size == 0) return 0;
   return (MPI_Aint)((uintptr_t)addr & (REG_WIN_ALIGN - 1));
 }
