@@ -14,7 +14,10 @@
  * entries, shared by every block carved from one heap chunk), team unit ->
  * node rank is the team's node_idx, and window displacements of the shared
  * windows' aligned portions are computed (disp_neg0/disp_step) instead of
- * stored per unit.
+ * stored per unit. Registrations whose displacements differ between units
+ * (user memory attached to a dynamic window) keep none either: a peer's
+ * is fetched from that peer on first use and kept in a bounded
+ * process-wide cache (globmem/regdir.c).
  */
 #ifndef DART__SEGMENT_H
 #define DART__SEGMENT_H
@@ -68,7 +71,12 @@ typedef struct dart__segment {
   MPI_Aint disp_step;      /* contiguously: (neg0 - u * step) & mask     */
   MPI_Aint disp_mask;      /* 0 where there is no such pad               */
   MPI_Aint *disp_pads;     /* [nunits] displacement of each portion if they
-                              follow no rule (registrations)             */
+                              follow no rule (odd shared-window layouts) */
+  uint32_t disp_serial;    /* nonzero: displacements differ and are not
+                              stored; each unit publishes its own in the
+                              team's registration directory, fetched and
+                              cached per (disp_serial, unit) on first use
+                              (registrations on a dynamic window)        */
   MPI_Win win;             /* RMA window on team->comm (rank = team unit),
                               in a lock_all epoch for its whole life         */
   bool cpu_atomics;        /* atomics by CPU instructions on the mapping     */
@@ -179,6 +187,67 @@ static inline char *dart__segment_mapped(const dart__segment_t *seg, int u)
 }
 
 /*
+ * Process-wide cache of peers' registration displacements (regdir.c):
+ * direct-mapped, DART__DISPCACHE_SLOTS entries keyed by (segment serial,
+ * unit), so its size is fixed whatever the number of units and
+ * registrations. Each entry is a sequence lock: writers (cache misses,
+ * serialised) make seq odd while they write; a reader that sees seq
+ * change or odd treats the entry as a miss.
+ */
+#define DART__DISPCACHE_BITS 12
+#define DART__DISPCACHE_SLOTS (1u << DART__DISPCACHE_BITS)
+typedef struct {
+  uint32_t seq;
+  uint32_t serial; /* 0: empty */
+  int32_t unit;
+  MPI_Aint disp;
+} dart__dispcache_entry_t;
+extern dart__dispcache_entry_t
+    dart__dispcache[DART__DISPCACHE_SLOTS] DART__HIDDEN;
+
+static inline uint32_t dart__dispcache_slot(uint32_t serial, int u)
+{
+  uint64_t k = ((uint64_t)serial << 32) | (uint32_t)u;
+  return (uint32_t)((k * 0x9E3779B97F4A7C15ull) >> (64 - DART__DISPCACHE_BITS));
+}
+
+/* Cached displacement of unit u's portion of the segment with this serial:
+ * true and *disp if present. */
+static inline bool dart__dispcache_find(uint32_t serial, int u, MPI_Aint *disp)
+{
+  const dart__dispcache_entry_t *e =
+      &dart__dispcache[dart__dispcache_slot(serial, u)];
+  uint32_t s1 = __atomic_load_n(&e->seq, __ATOMIC_ACQUIRE);
+  uint32_t ser = __atomic_load_n(&e->serial, __ATOMIC_RELAXED);
+  int32_t unit = __atomic_load_n(&e->unit, __ATOMIC_RELAXED);
+  MPI_Aint d = __atomic_load_n(&e->disp, __ATOMIC_RELAXED);
+  __atomic_thread_fence(__ATOMIC_ACQUIRE);
+  uint32_t s2 = __atomic_load_n(&e->seq, __ATOMIC_RELAXED);
+  if (s1 != s2 || (s1 & 1u) != 0 || ser != serial || unit != u) return false;
+  *disp = d;
+  return true;
+}
+
+/* Displacement of unit u's portion of seg (disp_serial != 0), fetched from
+ * u and cached if not cached (out of line). On failure logs under func
+ * and returns DART_ERR_OTHER. */
+DART__HIDDEN __attribute__((noinline)) dart_ret_t
+dart__regdir_fetch(const char *func, const dart__segment_t *seg, int u,
+                   MPI_Aint *disp);
+
+/* Displacement of a peer's portion of a segment with disp_serial != 0. */
+static inline MPI_Aint dart__segment_lazy_disp(const dart__segment_t *seg,
+                                               int u)
+{
+  MPI_Aint d = seg->disp_pad;
+  if (u == seg->myid) return d;
+  /* evicted by another thread since the resolver saw it: fetch again */
+  if (__builtin_expect(!dart__dispcache_find(seg->disp_serial, u, &d), 0))
+    dart__regdir_fetch("global memory access", seg, u, &d);
+  return d;
+}
+
+/*
  * Validates gptr for an access of nbytes bytes starting at its offset
  * (team, segment, target unit, offset + nbytes <= portion size) without
  * logging: if valid, sets *segp to its segment and returns the load/store
@@ -200,7 +269,13 @@ dart__segment_fast(dart_gptr_t gptr, size_t nbytes, dart__segment_t **segp)
   if (__builtin_expect(off > psize || nbytes > psize - off, 0)) return NULL;
   *segp = seg;
   char *b = dart__segment_mapped(seg, u);
-  return __builtin_expect(b != NULL, 1) ? b + off : NULL;
+  if (__builtin_expect(b != NULL, 1)) return b + off;
+  /* A peer's displacement not cached yet: the cold path fetches it. */
+  MPI_Aint d;
+  if (__builtin_expect(seg->disp_serial != 0, 0) && u != seg->myid &&
+      !dart__dispcache_find(seg->disp_serial, u, &d))
+    *segp = NULL;
+  return NULL;
 }
 
 /* Window displacement of byte off of team unit u's portion. */
@@ -209,6 +284,8 @@ static inline MPI_Aint dart__segment_disp(const dart__segment_t *seg, int u,
 {
   if (__builtin_expect(seg->disp_pads != NULL, 0))
     return (MPI_Aint)off + seg->disp_pads[u];
+  if (__builtin_expect(seg->disp_serial != 0, 0))
+    return (MPI_Aint)off + dart__segment_lazy_disp(seg, u);
   return (MPI_Aint)off + seg->disp_pad +
          ((seg->disp_neg0 - (MPI_Aint)u * seg->disp_step) & seg->disp_mask);
 }
@@ -220,8 +297,9 @@ dart__segment_resolve_failed(const char *func, dart_gptr_t gptr, size_t nbytes);
 
 /* The cold path of dart__segment_resolve: an access past what the caller
  * knows of a unit's committed growth of the dart_memalloc pool asks that
- * unit's committed size again and retries; anything else logs one line
- * naming func and returns DART_ERR_INVAL. */
+ * unit's committed size again and retries; a peer's registration
+ * displacement not cached yet is fetched (DART_ERR_OTHER if that fails);
+ * anything else logs one line naming func and returns DART_ERR_INVAL. */
 DART__HIDDEN __attribute__((cold, noinline)) dart_ret_t
 dart__segment_resolve_retry(const char *func, dart_gptr_t gptr, size_t nbytes,
                             dart__target_t *t);

@@ -16,8 +16,10 @@
  * differ (an error on some unit, calls out of order, different retirement
  * counts) all units see it and follow with the full vector, which names
  * the failing unit and carries up to AGREE_RETIRED retired ids. Only if
- * sizes or displacements differ between units (asymmetric allocations,
- * registrations) does an MPI_Allgather of (size, displacement) follow.
+ * sizes differ between units (asymmetric allocations and registrations)
+ * or displacements of an allocation do does an MPI_Allgather of (size,
+ * displacement) follow; a registration's differing displacements are
+ * fetched from each unit when first needed (regdir.c).
  */
 #include <stdlib.h>
 
@@ -196,11 +198,17 @@ static int64_t fast_key(const dart__segment_t *seg, dart_ret_t status)
          (int64_t)(uint16_t)seg->segid;
 }
 
-/* Sizes and displacements agreed: symmetric, or gathered per unit. */
+/* Sizes and displacements agreed: symmetric, or gathered per unit;
+ * differing displacements of a registration are published and fetched
+ * instead (regdir.c). */
 static dart_ret_t agree_sizes(const char *func, dart__segment_t *seg,
                               bool same_size, bool same_pad)
 {
   seg->sym_size = seg->size;
+  if (!same_pad && seg->kind == DART__SEG_REGISTER) {
+    seg->disp_serial = dart__regdir_serial();
+    same_pad = true;
+  }
   if (same_size && same_pad) return DART_OK;
   return gather_sizes(func, seg, same_size, same_pad);
 }

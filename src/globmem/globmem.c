@@ -49,6 +49,7 @@ dart_ret_t dart__globmem_team_fini(const char *func, dart__team_t *team)
   dart__segtable_foreach(team->segs, destroy_cb, &td);
   dart_ret_t ret = td.ret, r = dart__heap_fini(func, team);
   if (r != DART_OK) ret = r;
+  if ((r = dart__regdir_fini(func, team)) != DART_OK) ret = r;
   __atomic_store_n(&dart__segtables[team->id], NULL, __ATOMIC_RELEASE);
   dart__segment_spare_free(team->segs);
   dart__segtable_destroy(team->segs);

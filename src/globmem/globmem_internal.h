@@ -100,7 +100,8 @@ DART__HIDDEN dart_ret_t dart__heap_fini(const char *func, dart__team_t *team);
  * statuses and retired registrations of all members of seg's team (its
  * record filled in: size, segid, disp_pad). Sets seg->sym_size and, if
  * they differ between units, seg->sizes (odd_unit1/odd_size if only the
- * last unit's size differs) / seg->disp_pads. Returns the
+ * last unit's size differs); differing displacements (registrations) give
+ * seg->disp_serial (regdir.c), nothing per unit. Returns the
  * worst status of all members, DART_ERR_OTHER if ids differ (collective
  * calls out of order). *collect is for dart__segment_collect.
  */
@@ -122,6 +123,29 @@ DART__HIDDEN dart_ret_t dart__segment_agree_step(const char *func,
 DART__HIDDEN dart_ret_t dart__segment_collect(const char *func,
                                               dart__team_t *team,
                                               int32_t collect);
+
+/*
+ * Registration directory of a team (regdir.c): where each unit publishes
+ * the window displacement of its portion of a registration whose
+ * displacements differ between units. One small window per 256
+ * registration ids, created collectively at the first registration of
+ * that range that needs it. dart__regdir_publish (collective over seg's
+ * team, every member with the same seg->segid) stores the caller's
+ * seg->disp_pad in its slot; peers read it with dart__regdir_fetch.
+ * dart__regdir_prepare (local, before the agreement of every registration
+ * on a team of several units) makes the team's table of chunks.
+ */
+DART__HIDDEN dart_ret_t dart__regdir_prepare(const char *func,
+                                             dart__team_t *team);
+/* node_base of every registration record of team (prepared): node_size
+ * entries, all NULL. */
+DART__HIDDEN char *const *dart__regdir_no_bases(const dart__team_t *team);
+DART__HIDDEN dart_ret_t dart__regdir_publish(const char *func,
+                                             dart__segment_t *seg);
+/* A fresh nonzero serial for seg->disp_serial (cache key). */
+DART__HIDDEN uint32_t dart__regdir_serial(void);
+/* Frees team's directory windows (collective, at team destruction). */
+DART__HIDDEN dart_ret_t dart__regdir_fini(const char *func, dart__team_t *team);
 
 /* seg's id (callback of dart__segtable_revive_retired). */
 DART__HIDDEN int16_t dart__segment_id(dart__segment_t *seg);

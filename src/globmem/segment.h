@@ -65,6 +65,8 @@ typedef struct dart__segtable {
   /* One disposed segment record kept for the next creation on the team
    * (window.c): saves a calloc/free pair per allocation. */
   struct dart__segment *spare;
+  /* The team's registration directory (regdir.c), NULL until needed. */
+  struct dart__regdir *regdir;
 } dart__segtable_t;
 
 /* Biased index of a segment id: 0..65535, id 0 at 32768. */

@@ -573,7 +573,9 @@ dart_ret_t dart__window_alloc(const char *func, dart__segment_t *seg,
  * the registered memory (raw-MPI reproducer in docs/design.md). Registration
  * windows therefore start at addr rounded down to 16 bytes (with every MPI),
  * and displacements skip the pad. The pad bytes are never accessed: the
- * resolver checks ranges against the registered size.
+ * resolver checks ranges against the registered size. The pad also tells
+ * peers the alignment of the target memory (atomics check it); where pads
+ * differ between units they are published in the registration directory.
  */
 enum { REG_WIN_ALIGN = 16 };
 
@@ -692,14 +694,19 @@ static dart_ret_t register_window(const char *func, dart__segment_t *seg,
 {
   void *base = (addr != NULL && size > 0) ? addr : dart__empty_portion;
   seg->base = base;
-  /* only the owner maps user memory (array made before the agreement) */
-  seg->own_bases[seg->team->node_rank] = base;
+  /* only the owner maps user memory, and only without peers */
+  if (seg->own_bases != NULL) seg->own_bases[seg->team->node_rank] = base;
   /* A one-unit team only ever reaches its own memory: no window (Open
    * MPI's osc/rdma cannot even create one on a single process). */
   if (seg->nunits == 1) return DART_OK;
+  /* Displacements differ: this unit's goes to the team's directory, where
+   * peers fetch it (published before the agreement that ends the call). */
+  dart_ret_t pub =
+      seg->disp_serial != 0 ? dart__regdir_publish(func, seg) : DART_OK;
   if (register_dynamic(seg->team)) {
     dart_ret_t ret = dart__heap_dynamic(func, seg->team, seg->mpi_left,
                                         &seg->win, &seg->osc);
+    if (ret == DART_OK) ret = pub;
     seg->borrowed = true;
     if (ret == DART_OK && size > 0) {
       int rc = attach_ref(seg, addr, size);
@@ -722,7 +729,12 @@ static dart_ret_t register_window(const char *func, dart__segment_t *seg,
                                  hints, seg->team->comm, &seg->win));
   if (ret != DART_OK) return ret;
   count_window(1);
-  return open_epoch(seg);
+  ret = open_epoch(seg);
+  /* published everywhere before anybody returns */
+  if (seg->disp_serial != 0)
+    ret = dart__segment_agree_step(func, seg, ret != DART_OK ? ret : pub, 0,
+                                   NULL);
+  return ret;
 }
 
 /* Detaches seg's memory from the dynamic window (local), after completing
@@ -890,8 +902,16 @@ dart_ret_t dart__segment_create(const char *func, dart__team_t *team,
     status = register_disp(func, seg, addr, size);
   /* Its mapped base; allocations get theirs with their memory (before an
    * agreement, as here: a unit out of memory fails the call on all). */
+  /* With peers, nobody maps the registered memory but its owner, which
+   * reaches it through own_base: the team's NULL bases, nothing per
+   * record. The directory is where displacements go if they differ
+   * (decided by the agreement). */
+  if (kind == DART__SEG_REGISTER && status == DART_OK && team->size > 1)
+    status = dart__regdir_prepare(func, team);
   if (kind == DART__SEG_REGISTER && status == DART_OK)
-    status = dart__segment_own_bases(seg);
+    status = team->size > 1
+                 ? (seg->node_base = dart__regdir_no_bases(team), DART_OK)
+                 : dart__segment_own_bases(seg);
   if (kind != DART__SEG_REGISTER && size > max_portion() && status == DART_OK) {
     dart__log(DART__LOG_ERROR, func, "%zu bytes exceed the largest portion",
               size);
@@ -995,6 +1015,16 @@ dart_ret_t dart__segment_resolve_retry(const char *func, dart_gptr_t gptr,
   if (gptr.teamid == DART_TEAM_ALL && gptr.segid == DART__SEG_POOL_GROWTH &&
       dart__pool_grow_refresh(gptr.unitid))
     local = dart__segment_fast(gptr, nbytes, &seg);
+  dart__segment_t *lazy = dart__segment_get(gptr.teamid, gptr.segid);
+  if (seg == NULL && lazy != NULL && lazy->disp_serial != 0 &&
+      (unsigned)gptr.unitid < (unsigned)lazy->nunits) {
+    /* in range and the peer's displacement unknown: fetch it, then the
+     * usual checks again */
+    MPI_Aint d;
+    if (dart__regdir_fetch(func, lazy, gptr.unitid, &d) != DART_OK)
+      return DART_ERR_OTHER;
+    local = dart__segment_fast(gptr, nbytes, &seg);
+  }
   if (seg == NULL) return dart__segment_resolve_failed(func, gptr, nbytes);
   t->seg = seg;
   t->unit = gptr.unitid;

@@ -235,7 +235,8 @@ int dart__cpu_accumulate(const char *func, int g, void *target,
   if (op == DART_OP_NO_OP) return 0;
   char *base = NULL;
   if (dart__gate.base != NULL) {
-    base = dart__gate.base[g];
+    int r = dart__gate.node_idx[g];
+    base = r >= 0 ? dart__gate.base[r] : NULL;
     if (base == NULL) /* not mapped: cannot happen for CPU atomics */
       return by_atomics(func, g, target, values, nelem, esz, t, op);
   }
@@ -312,14 +313,18 @@ dart_ret_t dart__cpu_gate_set(const dart__segment_t *seg, size_t back)
   if (alone) return DART_OK;
   /* The pool maps node peers; the caller's own portion is seg->base even
    * where peers reach it through MPI (then its mapped base is NULL). */
-  char **base = malloc((size_t)seg->nunits * sizeof *base);
+  char **base = malloc((size_t)nodes * sizeof *base);
   if (base == NULL) {
     DART_LOG_ERROR("out of memory for the accumulate gates");
     dart__gate.plain = false;
     return DART_ERR_NOMEM;
   }
-  for (int u = 0; u < seg->nunits; u++)
-    base[u] = u == seg->myid ? seg->base : dart__segment_mapped(seg, u);
+  /* Only node peers can be mapped: one entry per node rank. */
+  for (int r = 0; r < nodes; r++)
+    base[r] = r == rank                   ? seg->base
+              : seg->node_base[r] != NULL ? seg->node_base[r] + seg->base_off
+                                          : NULL;
+  dart__gate.node_idx = seg->node_idx;
   dart__gate.base = base;
   return DART_OK;
 }

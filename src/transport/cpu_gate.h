@@ -45,28 +45,31 @@
 #define DART__GATE_CHUNK ((size_t)64 << 10)
 
 typedef struct {
-  char **base;         /* portion base of every global unit in the pool
-                          segment (the page ends there), NULL for units
-                          the caller does not map; NULL: no gate        */
-  ptrdiff_t slot_rel;  /* the caller's slot, relative to a portion base */
-  ptrdiff_t g_rel;     /* G, relative to a portion base                  */
-  ptrdiff_t w_rel;     /* W, relative to a portion base                  */
-  ptrdiff_t slots_rel; /* the first slot, relative to a portion base     */
-  uint32_t stride;     /* bytes from one slot to the next                */
-  int nslots;          /* slots in use                                   */
-  uint32_t me1;        /* the caller's global id + 1 (its value of G)    */
-  bool counter;        /* the caller's slot is shared (threads of this
-                          process under DART_THREAD_MULTIPLE, or
-                          overflow): add and subtract, not store 1 and 0 */
-  bool plain;          /* bulk accumulates run plain loops: with the
-                          gate, or with none needed (the caller alone and
-                          single-threaded on its node)                   */
-  bool asym;           /* asymmetric fence: singles announce with a plain
-                          store, a bulk that takes a free G runs
-                          membarrier(2) first (agreed on the node)       */
-  bool can_asym;       /* the node agreed that it can                    */
-  size_t single_max;   /* DART__GATE_SINGLE_MAX, DART__GATE_CHUNK: in    */
-  size_t chunk;        /* variables for bench/bench_accumulate's sweeps */
+  char **base;             /* portion base of every node peer in the pool
+                              segment (the page ends there) by node rank,
+                              NULL for peers the caller does not map; NULL:
+                              no gate (node-size entries, not job-size)     */
+  const int32_t *node_idx; /* global unit -> node rank, -1 off the node
+                              (team DART_TEAM_ALL's node_idx)          */
+  ptrdiff_t slot_rel;      /* the caller's slot, relative to a portion base */
+  ptrdiff_t g_rel;         /* G, relative to a portion base                  */
+  ptrdiff_t w_rel;         /* W, relative to a portion base                  */
+  ptrdiff_t slots_rel;     /* the first slot, relative to a portion base     */
+  uint32_t stride;         /* bytes from one slot to the next                */
+  int nslots;              /* slots in use                                   */
+  uint32_t me1;            /* the caller's global id + 1 (its value of G)    */
+  bool counter;            /* the caller's slot is shared (threads of this
+                              process under DART_THREAD_MULTIPLE, or
+                              overflow): add and subtract, not store 1 and 0 */
+  bool plain;              /* bulk accumulates run plain loops: with the
+                              gate, or with none needed (the caller alone and
+                              single-threaded on its node)                   */
+  bool asym;               /* asymmetric fence: singles announce with a plain
+                              store, a bulk that takes a free G runs
+                              membarrier(2) first (agreed on the node)       */
+  bool can_asym;           /* the node agreed that it can                    */
+  size_t single_max;       /* DART__GATE_SINGLE_MAX, DART__GATE_CHUNK: in    */
+  size_t chunk;            /* variables for bench/bench_accumulate's sweeps */
 } dart__gate_t;
 
 extern dart__gate_t dart__gate DART__HIDDEN;
@@ -87,7 +90,9 @@ dart__gate_enter(const char *func, int g)
 {
   char **bases = __atomic_load_n(&dart__gate.base, __ATOMIC_RELAXED);
   if (bases == NULL) return NULL;
-  char *b = bases[g];
+  int r = dart__gate.node_idx[g];
+  if (__builtin_expect(r < 0, 0)) return NULL;
+  char *b = bases[r];
   if (__builtin_expect(b == NULL, 0)) return NULL;
   uint32_t *slot = (uint32_t *)(void *)(b + dart__gate.slot_rel);
   if (__builtin_expect(dart__gate.counter, 0)) {

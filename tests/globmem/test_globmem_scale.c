@@ -6,15 +6,21 @@
  * DART_TEAM_ALL, in the same run: the difference per allocation between
  * the two is what one allocation costs per additional unit, and must stay
  * below 8 bytes per unit (one pointer per unit per allocation, the former
- * layout, fails this). Also measures the bytes of a live 2-unit team.
- * Prints "SCALE alloc|team P=<units> team=<size> bytes=<per object>" lines
- * for the scale report. Every allocation is written and read back.
+ * layout, fails this). Also measures the bytes of a live 2-unit team, and
+ * of a live registration on the pair and on all units: the latter may
+ * exceed the former by at most 64 bytes, not counting what the MPI keeps
+ * per window where each registration has one (Open MPI; measured with
+ * bare windows alongside). Prints "SCALE alloc|team|reg P=<units>
+ * team=<size> bytes=<per object>" lines for the scale report. Every
+ * allocation and registration is written and read back.
  */
 #include <dash/dart/if/dart.h>
 #include <malloc.h>
+#include <mpi.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "dart_segment.h"
 #include "dart_test.h"
 
 enum { NSEG = 16, ROUNDS = 3, ELEMS = 8 };
@@ -84,6 +90,85 @@ static double bytes_per_alloc(dart_team_t team)
   return best;
 }
 
+/*
+ * Smallest heap growth per live registration (dart_team_memregister of
+ * ELEMS int64 of the caller's memory) over ROUNDS rounds of NSEG on team,
+ * after a warm-up round. Every unit registers memory at its own address,
+ * so displacements differ between units. Each registration is written and
+ * read back through the next unit's portion; deregistration is local, the
+ * records are freed at the next collective creation (one after each round).
+ */
+static double bytes_per_reg(dart_team_t team)
+{
+  static int64_t mem[NSEG][ELEMS + 1];
+  dart_gptr_t g[NSEG];
+  double best = 1e30;
+  for (int round = 0; round <= ROUNDS; round++) {
+    TEST_OK(dart_barrier(team));
+    size_t before = heap_bytes();
+    for (int i = 0; i < NSEG; i++)
+      /* one element in: the address differs from the segment's start */
+      TEST_OK(dart_team_memregister(team, ELEMS, DART_TYPE_LONGLONG,
+                                    &mem[i][me % 2], &g[i]));
+    size_t after = heap_bytes();
+    double per = ((double)after - (double)before) / NSEG;
+    if (round > 0 && per < best) best = per;
+    for (int i = 0; i < NSEG; i++) check_data(team, g[i], 100 + i);
+    for (int i = 0; i < NSEG; i++) TEST_OK(dart_team_memderegister(g[i]));
+    /* the next collective creation frees the deregistered windows */
+    dart_gptr_t x;
+    TEST_OK(dart_team_memalloc_aligned(team, 1, DART_TYPE_LONGLONG, &x));
+    TEST_OK(dart_team_memfree(x));
+  }
+  return best;
+}
+
+/*
+ * Heap bytes the MPI itself keeps per live window of 8 bytes on comm (best
+ * of ROUNDS rounds of NSEG, in a lock_all epoch as DART's): where every
+ * registration has a window of its own (Open MPI), that much of its cost
+ * is the MPI's, which DART cannot shrink.
+ */
+static double bytes_per_mpi_window(MPI_Comm comm)
+{
+  static int64_t mem[NSEG];
+  MPI_Win w[NSEG];
+  double best = 1e30;
+  MPI_Info info; /* DART's hint */
+  TEST_CHECK(MPI_Info_create(&info) == MPI_SUCCESS);
+  TEST_CHECK(MPI_Info_set(info, "same_disp_unit", "true") == MPI_SUCCESS);
+  for (int round = 0; round <= ROUNDS; round++) {
+    MPI_Barrier(comm);
+    size_t before = heap_bytes();
+    for (int i = 0; i < NSEG; i++) {
+      TEST_CHECK(MPI_Win_create(&mem[i], sizeof mem[i], 1, info, comm, &w[i]) ==
+                 MPI_SUCCESS);
+      TEST_CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, w[i]) == MPI_SUCCESS);
+    }
+    size_t after = heap_bytes();
+    double per = ((double)after - (double)before) / NSEG;
+    if (round > 0 && per < best) best = per;
+    for (int i = 0; i < NSEG; i++) {
+      TEST_CHECK(MPI_Win_unlock_all(w[i]) == MPI_SUCCESS);
+      TEST_CHECK(MPI_Win_free(&w[i]) == MPI_SUCCESS);
+    }
+  }
+  MPI_Info_free(&info);
+  return best;
+}
+
+/* Does a registration on team create a window of its own? */
+static bool reg_has_window(dart_team_t team)
+{
+  static int64_t x;
+  dart_gptr_t g;
+  int before = dart__globmem_live_windows();
+  TEST_OK(dart_team_memregister(team, 1, DART_TYPE_LONGLONG, &x, &g));
+  bool own = dart__globmem_live_windows() > before;
+  TEST_OK(dart_team_memderegister(g));
+  return own;
+}
+
 /* The caller's pair team: units {2k, 2k+1} (the last unit alone if the
  * count is odd). Every unit takes part in every creation. */
 static dart_team_t pair_team(void)
@@ -137,11 +222,36 @@ int main(int argc, char **argv)
   double small = bytes_per_alloc(pair);
   double all = bytes_per_alloc(DART_TEAM_ALL);
   double team = bytes_per_team();
+  double reg_small = bytes_per_reg(pair);
+  double reg_all = bytes_per_reg(DART_TEAM_ALL);
+  /* DART's share: without the MPI's per-window bytes where registrations
+   * have windows of their own (measured on communicators of the same
+   * sizes in the same run). */
+  double win_small = 0, win_all = 0;
+  if (reg_has_window(DART_TEAM_ALL)) {
+    MPI_Comm pc;
+    TEST_CHECK(MPI_Comm_split(MPI_COMM_WORLD, me / 2, me, &pc) == MPI_SUCCESS);
+    win_small = bytes_per_mpi_window(pc);
+    win_all = bytes_per_mpi_window(MPI_COMM_WORLD);
+    TEST_CHECK(MPI_Comm_free(&pc) == MPI_SUCCESS);
+  }
+  /* The MPI's bytes per window vary from rank to rank by a few hundred
+   * bytes around 45 KB (Open MPI): compare the means over all units. */
+  double m[2] = {reg_small - win_small, reg_all - win_all};
+  TEST_CHECK(MPI_Allreduce(MPI_IN_PLACE, m, 2, MPI_DOUBLE, MPI_SUM,
+                           MPI_COMM_WORLD) == MPI_SUCCESS);
+  double dart_small = m[0] / nunits, dart_all = m[1] / nunits;
   TEST_OK(dart_team_destroy(&pair));
   if (me == 0) {
     printf("SCALE alloc P=%d team=%zu bytes=%.1f\n", nunits, psize, small);
     printf("SCALE alloc P=%d team=%d bytes=%.1f\n", nunits, nunits, all);
     printf("SCALE team P=%d team=%zu bytes=%.1f\n", nunits, psize, team);
+    printf("SCALE reg P=%d team=%zu bytes=%.1f mpi_window=%.1f "
+           "dart_mean=%.1f\n",
+           nunits, psize, reg_small, win_small, dart_small);
+    printf("SCALE reg P=%d team=%d bytes=%.1f mpi_window=%.1f "
+           "dart_mean=%.1f\n",
+           nunits, nunits, reg_all, win_all, dart_all);
   }
   /* The growth from the pair's size to the whole job's, per unit more. */
   int more = nunits - (int)psize;
@@ -150,6 +260,12 @@ int main(int argc, char **argv)
                    "an allocation costs %.1f bytes on %zu units, %.1f on %d: "
                    "a per-unit term",
                    small, psize, all, nunits);
+  if (more > 0)
+    TEST_CHECK_MSG(dart_all <= dart_small + 64.0,
+                   "a registration costs DART %.1f bytes on %zu units, %.1f "
+                   "on %d (mean over units, MPI windows not counted): a "
+                   "per-unit term",
+                   dart_small, psize, dart_all, nunits);
   TEST_OK(dart_exit());
   return 0;
 }
