@@ -18,9 +18,10 @@ typedef struct {
   int myid;           /* global unit id                                     */
   int size;           /* number of units in DART_TEAM_ALL                   */
   MPI_Comm comm;      /* private duplicate of MPI_COMM_WORLD                */
-  /* Node topology, honouring DART_SIM_NODE_SIZE: node index of every
-   * global unit (nodes numbered by their lowest global unit), and count. */
-  int *node_of_unit;
+  /* Node topology, honouring DART_SIM_NODE_SIZE: this unit's node index
+   * (nodes numbered in order of their lowest global unit) and the number
+   * of nodes. No unit keeps the node of every other unit. */
+  int my_node;
   int num_nodes;
   int real_node_units; /* units on this unit's node as MPI sees it (shared
                           memory), whatever DART_SIM_NODE_SIZE says       */
@@ -102,13 +103,16 @@ DART__HIDDEN int dart__mpi_waitall(int n, MPI_Request *reqs);
  */
 DART__HIDDEN int dart__mpi_rendezvous(MPI_Comm comm);
 
-/* Non-blocking MPI_Allreduce / MPI_Allgather followed by a yielding wait. */
+/* Non-blocking MPI_Allreduce / MPI_Allgather / MPI_Exscan followed by a
+ * yielding wait. */
 DART__HIDDEN int dart__mpi_allreduce(const void *send, void *recv, int count,
                                      MPI_Datatype type, MPI_Op op,
                                      MPI_Comm comm);
 DART__HIDDEN int dart__mpi_allgather(const void *send, int count,
                                      MPI_Datatype type, void *recv,
                                      MPI_Comm comm);
+DART__HIDDEN int dart__mpi_exscan(const void *send, void *recv, int count,
+                                  MPI_Datatype type, MPI_Op op, MPI_Comm comm);
 
 /*
  * Backoff step for any DART wait loop: call with an increasing iteration
@@ -134,7 +138,7 @@ DART__HIDDEN void dart__progress_drive(void);
  * per communicator id (ompi_shm_names.c; call before any window exists). */
 DART__HIDDEN void dart__ompi_unique_shm_names(void);
 
-/* Node topology (topology.c): fills node_of_unit / num_nodes. */
+/* Node topology (topology.c): fills my_node / num_nodes. */
 DART__HIDDEN dart_ret_t dart__topology_init(void);
 DART__HIDDEN void dart__topology_fini(void);
 

@@ -8,7 +8,7 @@
  * collective, so units may ask in any order, or never.
  *
  * Node identity: the tree groups units into nodes by host name. DART's own
- * node view (dart__g.node_of_unit, which honours DART_SIM_NODE_SIZE) is
+ * node view (dart__g.my_node, which honours DART_SIM_NODE_SIZE) is
  * made to agree with it: with simulated nodes, or whenever host names and
  * the node view disagree (e.g. containers sharing a host name), every host
  * name becomes "<host>#<k>" with k the zero-padded DART node index. The
@@ -201,8 +201,7 @@ dart_ret_t dart__locality_init(void)
     if (ret != DART_OK) return ret;
   }
   if (rename)
-    dart__locality_node_name(dart__locality_self.host,
-                             dart__g.node_of_unit[dart__g.myid],
+    dart__locality_node_name(dart__locality_self.host, dart__g.my_node,
                              dart__g.num_nodes);
   dart_ret_t ret = publish_record();
   return ret == DART_OK ? new_team_locality(all) : ret;

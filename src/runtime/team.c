@@ -61,10 +61,11 @@ static void dart__team_free(const char *func, dart__team_t *t)
 /* Fills the node view of a team whose comm, size, myid and l2g are set. */
 static dart_ret_t dart__team_build_nodes(const char *func, dart__team_t *t)
 {
-  int mynode = dart__g.node_of_unit[dart__g.myid];
+  int mynode = dart__g.my_node;
   const char *rdv = "MPI_Ibarrier (before the node split)",
              *split = "MPI_Comm_split (node communicator)",
-             *ranks = "MPI_Allgather (node ranks)";
+             *nodes = "MPI_Allgather (node indices)",
+             *count = "MPI_Allreduce (node count)";
   watch_team(func, rdv, t);
   dart_ret_t ret =
       dart__watch_end_mpi(func, rdv, dart__mpi_rendezvous(t->comm));
@@ -77,18 +78,27 @@ static dart_ret_t dart__team_build_nodes(const char *func, dart__team_t *t)
   DART__MPI(MPI_Comm_set_errhandler(t->node_comm, MPI_ERRORS_RETURN));
   DART__MPI(MPI_Comm_size(t->node_comm, &t->node_size));
   DART__MPI(MPI_Comm_rank(t->node_comm, &t->node_rank));
-  watch_team(func, ranks, t);
+  /* node_idx first holds every member's node index; the node split keeps
+   * team order (key = team rank), so a peer's node rank is the number of
+   * the caller's node peers before it in the team */
+  watch_team(func, nodes, t);
   ret = dart__watch_end_mpi(
-      func, ranks,
-      dart__mpi_allgather(&t->node_rank, 1, MPI_INT32_T, t->node_idx, t->comm));
+      func, nodes,
+      dart__mpi_allgather(&mynode, 1, MPI_INT32_T, t->node_idx, t->comm));
   if (ret != DART_OK) return ret;
-  t->num_nodes = 0;
-  for (int u = 0; u < t->size; u++) {
-    /* a unit is the first of its node in the team iff its node rank is 0 */
-    if (t->node_idx[u] == 0) t->num_nodes++;
-    /* only the caller's node peers keep their node rank */
-    if (dart__g.node_of_unit[t->l2g[u]] != mynode) t->node_idx[u] = -1;
-  }
+  int32_t peers = 0;
+  for (int u = 0; u < t->size; u++)
+    t->node_idx[u] = t->node_idx[u] == mynode ? peers++ : -1;
+  DART__CHECK(peers == t->node_size && t->node_idx[t->myid] == t->node_rank,
+              DART_ERR_OTHER, "team %d: node view out of step (%d peers)",
+              (int)t->id, (int)peers);
+  /* a unit is the first of its node in the team iff its node rank is 0 */
+  int first = t->node_rank == 0;
+  watch_team(func, count, t);
+  ret = dart__watch_end_mpi(
+      func, count,
+      dart__mpi_allreduce(&first, &t->num_nodes, 1, MPI_INT, MPI_SUM, t->comm));
+  if (ret != DART_OK) return ret;
   t->single_node = (t->node_size == t->size);
   return DART_OK;
 }

@@ -91,3 +91,11 @@ int dart__mpi_allgather(const void *send, int count, MPI_Datatype type,
   int rc = MPI_Iallgather(send, count, type, recv, count, type, comm, &req);
   return rc != MPI_SUCCESS ? rc : dart__mpi_wait(&req);
 }
+
+int dart__mpi_exscan(const void *send, void *recv, int count, MPI_Datatype type,
+                     MPI_Op op, MPI_Comm comm)
+{
+  MPI_Request req;
+  int rc = MPI_Iexscan(send, recv, count, type, op, comm, &req);
+  return rc != MPI_SUCCESS ? rc : dart__mpi_wait(&req);
+}
