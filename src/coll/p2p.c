@@ -179,9 +179,12 @@ static dart_ret_t p2p_recv_wait(const char *func, MPI_Request *req, int tag,
   MPI_Comm nc = notice_comm();
   int rc = MPI_SUCCESS, done = 0, notice = 0;
   for (uint64_t it = 0; rc == MPI_SUCCESS; it++) {
-    rc = MPI_Request_get_status(*req, &done, MPI_STATUS_IGNORE);
+    rc = MPI_Test(req, &done, MPI_STATUS_IGNORE); /* frees it when done */
     if (rc != MPI_SUCCESS || done) break;
-    rc = MPI_Iprobe(unit, tag, nc, &notice, MPI_STATUS_IGNORE);
+    /* the notice is an error path: look for it now and then only (a
+     * probe per poll made a blocking-mode sendrecv 10-40% slower) */
+    if (it % 16 == 15)
+      rc = MPI_Iprobe(unit, tag, nc, &notice, MPI_STATUS_IGNORE);
     if (rc != MPI_SUCCESS || notice) break;
     dart__backoff(it);
   }
@@ -196,8 +199,6 @@ static dart_ret_t p2p_recv_wait(const char *func, MPI_Request *req, int tag,
                               "unit %d passed a bad argument to its send "
                               "with tag %d (see its log): nothing received",
                               unit, tag);
-  } else if (rc == MPI_SUCCESS) {
-    rc = dart__mpi_wait(req); /* done: frees it, returns its error */
   }
   if (rc != MPI_SUCCESS) return dart__coll_fail_mpi(func, "MPI_Irecv", rc);
   return DART_OK;
