@@ -4,12 +4,16 @@
  *
  * One RMA window over DART's world communicator, made in dart_init (after
  * global memory's windows, module "collflags"), holds
- * two 64-bit words per team id on every unit (dart__coll_words):
+ * three 64-bit words per team id on every unit (dart__coll_words):
  *   [0] flag: 0, or (sequence number << 24 | team unit id + 1) of a
  *       collective in which that unit had a bad argument; written by the
  *       bad unit with an atomic MPI_Accumulate(REPLACE);
  *   [1] done: how many collectives of the team this unit has finished and
- *       checked; written by the owner only, read by bad units.
+ *       checked; written by the owner only, read by bad units;
+ *   [2] count: (sequence number << 32 | elements this unit sends) of its
+ *       current or last allgatherv, or DART__COLL_NOMPI for one that ended
+ *       without MPI; written by the owner before the call, read by a unit
+ *       that lacks the count arrays (dart__coll_counts).
  * Every unit counts the team's collectives alike (calls rejected on
  * arguments that are equal on all units never reach MPI and are not
  * counted), so sequence numbers agree.
@@ -27,9 +31,20 @@
  * that was not read yet. The word of a team id is zeroed when the team is
  * released, before any member can reuse the id.
  *
+ * An allgatherv unit without count arrays cannot build a stand-in from its
+ * own arguments: it reads every other unit's count word for this call
+ * (each unit stores it before its MPI call, so the reader waits at most
+ * until that unit has entered the call) and then stands in with those
+ * counts, sending its own nsendelem. Every allgatherv that passes the team
+ * and type checks is counted, also when it ends without MPI (all counts
+ * zero, or an entry above INT_MAX): its units publish DART__COLL_NOMPI, so
+ * the reader learns the call moves no data and returns without MPI too. A
+ * count word ahead of this call means the same: that unit could only get
+ * past this call without MPI.
+ *
  * The window memory is plain calloc'ed memory (MPI_Win_create; MPI's own
  * with MPI_Win_allocate where the MPI cannot create windows over existing
- * memory): 512 KiB of address space per unit, of which only touched pages
+ * memory): 768 KiB of address space per unit, of which only touched pages
  * are committed.
  */
 #include <inttypes.h>
@@ -40,7 +55,7 @@
 #include "transport/probe.h"
 #include "transport/transport.h"
 
-enum { WORDS = 2 * (DART__TEAM_ID_MAX + 1), UNIT_BITS = 24 };
+enum { WORDS = DART__COLL_WORDS * (DART__TEAM_ID_MAX + 1), UNIT_BITS = 24 };
 #define SEQ_MASK ((UINT64_C(1) << (64 - UNIT_BITS)) - 1)
 #define UNIT_MASK ((UINT64_C(1) << UNIT_BITS) - 1)
 
@@ -146,16 +161,17 @@ dart_ret_t dart__coll_team_fini(const char *func, dart__team_t *team)
 {
   (void)func;
   if (dart__coll_words == NULL) return DART_OK;
-  _Atomic uint64_t *w = dart__coll_words + 2 * (size_t)team->id;
+  _Atomic uint64_t *w = dart__coll_words + DART__COLL_WORDS * (size_t)team->id;
   atomic_store_explicit(&w[0], 0, memory_order_relaxed);
   atomic_store_explicit(&w[1], 0, memory_order_relaxed);
+  atomic_store_explicit(&w[2], 0, memory_order_relaxed);
   return DART_OK;
 }
 
 dart_ret_t dart__coll_flagged(const char *func, const dart__team_t *team,
                               uint64_t flag, uint64_t seq, dart_ret_t ret)
 {
-  _Atomic uint64_t *w = dart__coll_words + 2 * (size_t)team->id;
+  _Atomic uint64_t *w = dart__coll_words + DART__COLL_WORDS * (size_t)team->id;
   uint64_t fseq = flag >> UNIT_BITS, s = seq & SEQ_MASK;
   if (fseq == ((s + 1) & SEQ_MASK)) return ret; /* next call's: keep */
   atomic_store_explicit(&w[0], 0, memory_order_relaxed);
@@ -181,7 +197,7 @@ dart_ret_t dart__coll_flagged(const char *func, const dart__team_t *team,
 static int tell(const char *func, const dart__team_t *team, int *t,
                 uint64_t *done, int n, uint64_t seq, uint64_t flag)
 {
-  MPI_Aint at = 2 * (MPI_Aint)team->id;
+  MPI_Aint at = DART__COLL_WORDS * (MPI_Aint)team->id;
   for (uint64_t iter = 0; n > 0; iter++) {
     int rc = MPI_SUCCESS, left = 0;
     for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
@@ -229,7 +245,8 @@ void dart__coll_warn(const char *func, const dart__team_t *team,
     for (int u = 0, k = 0; u < team->size; u++)
       if (u != team->myid) t[k++] = u;
   }
-  const _Atomic uint64_t *w = dart__coll_words + 2 * (size_t)team->id;
+  const _Atomic uint64_t *w =
+      dart__coll_words + DART__COLL_WORDS * (size_t)team->id;
   uint64_t seq = atomic_load_explicit(&w[1], memory_order_relaxed) + 1;
   DART__WATCH(func, "telling the other units about the bad argument",
               (int)team->id, DART__WATCH_NONE, DART__WATCH_NONE, -1);
@@ -241,4 +258,66 @@ void dart__coll_warn(const char *func, const dart__team_t *team,
                         "argument (they may return wrong data)",
                         rc);
   free(done);
+}
+
+/* Reads the count words of the team units in t[0..n) for collective seq
+ * into icnt; stops early (*mpi = false) at a word that shows the call
+ * ended without MPI. Returns an MPI error code. */
+static int read_counts(const char *func, const dart__team_t *team, int *t,
+                       uint64_t *v, int n, uint32_t seq, int *icnt, bool *mpi)
+{
+  MPI_Aint at = DART__COLL_WORDS * (MPI_Aint)team->id + 2;
+  for (uint64_t iter = 0; n > 0; iter++) {
+    int rc = MPI_SUCCESS, left = 0;
+    for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
+      rc = dart__mpi_word_fetch(coll_win, team->l2g[t[i]], at, &v[i]);
+    if (rc == MPI_SUCCESS) rc = dart__mpi_flush_win(func, coll_win);
+    if (rc != MPI_SUCCESS) return rc;
+    for (int i = 0; i < n; i++) {
+      int32_t ahead = (int32_t)((uint32_t)(v[i] >> 32) - seq);
+      uint32_t c = (uint32_t)v[i];
+      if (ahead < 0) {
+        t[left++] = t[i]; /* not in this call yet */
+      } else if (ahead > 0 || c == DART__COLL_NOMPI) {
+        *mpi = false;
+        return MPI_SUCCESS;
+      } else {
+        icnt[t[i]] = (int)c;
+      }
+    }
+    n = left;
+    if (n > 0) dart__wait_poll(iter);
+  }
+  return MPI_SUCCESS;
+}
+
+dart_ret_t dart__coll_counts(const char *func, const dart__team_t *team,
+                             int *icnt, bool *mpi)
+{
+  *mpi = true;
+  int n = team->size - 1;
+  if (n == 0 || coll_win == MPI_WIN_NULL) return DART_OK;
+  uint64_t *v = malloc((size_t)n * (sizeof *v + sizeof(int)));
+  if (v == NULL) {
+    DART__LOG_ERROR_IN(func, "out of memory reading the counts of team %d",
+                       (int)team->id);
+    return DART_ERR_NOMEM;
+  }
+  int *t = (int *)(v + n);
+  for (int u = 0, k = 0; u < team->size; u++)
+    if (u != team->myid) t[k++] = u;
+  const _Atomic uint64_t *w =
+      dart__coll_words + DART__COLL_WORDS * (size_t)team->id;
+  uint32_t seq =
+      (uint32_t)(atomic_load_explicit(&w[1], memory_order_relaxed) + 1);
+  DART__WATCH(func, "reading the other units' counts", (int)team->id,
+              DART__WATCH_NONE, DART__WATCH_NONE, -1);
+  int rc = read_counts(func, team, t, v, n, seq, icnt, mpi);
+  dart__watch_end();
+  free(v);
+  if (rc != MPI_SUCCESS) {
+    dart__mpi_log_error(func, "reading the other units' counts", rc);
+    return DART_ERR_OTHER;
+  }
+  return DART_OK;
 }

@@ -234,7 +234,7 @@ static dart_ret_t allgatherv_standin(dart__team_t *team, const dart__type_t *d,
 {
   const char *func = "dart_allgatherv";
   size_t rbytes = total * d->base_size;
-  char *a = calloc(1, rbytes + (size_t)icnt[team->myid] * d->base_size);
+  char *a = calloc(1, rbytes + (size_t)icnt[team->myid] * d->base_size + 1);
   if (a == NULL) {
     DART__LOG_ERROR_IN(func, "out of memory for the stand-in buffers of a "
                              "failed call: the other units may wait");
@@ -257,6 +257,64 @@ static dart_ret_t allgatherv_standin(dart__team_t *team, const dart__type_t *d,
   return dart__coll_end(func, team, err);
 }
 
+/*
+ * allgatherv on a unit without count or displacement arrays (which): it
+ * reads the counts the others published for this call (bad.c) and stands
+ * in with them, sending nsend elements (what the others expect if the
+ * caller's nsendelem is right); if the call ends without MPI elsewhere, it
+ * ends here too. Returns DART_ERR_INVAL (or the reading's error).
+ */
+static dart_ret_t allgatherv_blind(dart__team_t *team, const dart__type_t *d,
+                                   size_t nsend, int *icnt, int *idsp,
+                                   const char *which)
+{
+  const char *func = "dart_allgatherv";
+  dart_ret_t err = DART__COLL_INVAL(func, "%s is NULL", which);
+  int me = team->myid;
+  icnt[me] = nsend > INT_MAX ? INT_MAX : (int)nsend;
+  dart__coll_publish(team, (uint32_t)icnt[me]);
+  bool mpi = true;
+  dart_ret_t ret = dart__coll_counts(func, team, icnt, &mpi);
+  if (ret != DART_OK) return ret; /* logged; the others may wait */
+  size_t total = 0;
+  for (int u = 0; u < team->size; u++) {
+    idsp[u] = (int)total;
+    total += (size_t)icnt[u];
+  }
+  if (team->size == 1 || !mpi) return dart__coll_end(func, team, err);
+  if (total > INT_MAX) {
+    DART__LOG_ERROR_IN(func,
+                       "the counts sum to %zu, above INT_MAX: cannot "
+                       "stand in, the other units may wait",
+                       total);
+    return err;
+  }
+  return allgatherv_standin(team, d, icnt, idsp, total, err);
+}
+
+/* allgatherv with valid count arrays and total > 0 elements. */
+static dart_ret_t allgatherv_run(dart__team_t *team, const dart__type_t *d,
+                                 const void *sendbuf, size_t nsendelem,
+                                 void *recvbuf, const int *icnt,
+                                 const int *idsp, size_t total)
+{
+  const char *func = "dart_allgatherv";
+  const void *send = NULL;
+  dart__coll_publish(team, (uint32_t)icnt[team->myid]);
+  dart_ret_t ret = allgatherv_bufs(team, d->base_size, sendbuf, nsendelem,
+                                   recvbuf, icnt, idsp, total, &send);
+  if (ret != DART_OK)
+    return allgatherv_standin(team, d, icnt, idsp, total, ret);
+  int ns = (int)nsendelem;
+  MPI_Datatype t = d->mpi_inst;
+  DART__COLL_RUN(
+      ret, func, team, DART__WATCH_NONE,
+      MPI_Allgatherv(send, ns, t, recvbuf, icnt, idsp, t, team->comm),
+      MPI_Iallgatherv(send, ns, t, recvbuf, icnt, idsp, t, team->comm,
+                      &dart__req));
+  return dart__coll_end(func, team, ret);
+}
+
 dart_ret_t dart_allgatherv(const void *sendbuf, size_t nsendelem,
                            dart_datatype_t dtype, void *recvbuf,
                            const size_t *nrecvelem, const size_t *recvdispls,
@@ -267,30 +325,26 @@ dart_ret_t dart_allgatherv(const void *sendbuf, size_t nsendelem,
   dart_ret_t ret =
       dart__coll_begin(__func__, teamid, NULL, dtype, false, &team, &d);
   if (ret != DART_OK) return ret;
-  DART__CHECK_NOTNULL(nrecvelem);
-  DART__CHECK_NOTNULL(recvdispls);
   int n = team->size, small[2 * 64];
   int *icnt = n <= 64 ? small : malloc(2 * (size_t)n * sizeof(int));
   DART__CHECK(icnt != NULL, DART_ERR_NOMEM, "out of memory (team size %d)", n);
   int *idsp = icnt + n;
-  size_t total;
+  size_t total = 0;
+  if (nrecvelem == NULL || recvdispls == NULL) {
+    ret = allgatherv_blind(team, d, nsendelem, icnt, idsp,
+                           nrecvelem == NULL ? "nrecvelem" : "recvdispls");
+    if (icnt != small) free(icnt);
+    return ret;
+  }
   ret = allgatherv_ints(n, nrecvelem, recvdispls, icnt, idsp, &total);
-  const void *send = NULL;
   if (ret != DART_OK || total == 0) {
-    /* the arrays are equal on all units: all return here alike */
-  } else if ((ret = allgatherv_bufs(team, d->base_size, sendbuf, nsendelem,
-                                    recvbuf, icnt, idsp, total, &send)) !=
-             DART_OK) {
-    ret = allgatherv_standin(team, d, icnt, idsp, total, ret);
-  } else {
-    int ns = (int)nsendelem;
-    MPI_Datatype t = d->mpi_inst;
-    DART__COLL_RUN(
-        ret, __func__, team, DART__WATCH_NONE,
-        MPI_Allgatherv(send, ns, t, recvbuf, icnt, idsp, t, team->comm),
-        MPI_Iallgatherv(send, ns, t, recvbuf, icnt, idsp, t, team->comm,
-                        &dart__req));
+    /* the arrays are equal on all units: all end here alike, counted, so
+     * that a unit without arrays learns of it (allgatherv_blind) */
+    dart__coll_publish(team, DART__COLL_NOMPI);
     ret = dart__coll_end(__func__, team, ret);
+  } else {
+    ret =
+        allgatherv_run(team, d, sendbuf, nsendelem, recvbuf, icnt, idsp, total);
   }
   if (icnt != small) free(icnt);
   return ret;

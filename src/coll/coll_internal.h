@@ -200,11 +200,41 @@ typedef enum {
 /* ---- one unit's bad argument (bad.c) ----------------------------------- */
 
 /*
- * Per team id, two words of this unit's memory that the team's other units
- * reach by RMA: [0] the flag a unit with a bad argument writes, [1] the
- * number of the team's collectives this unit has finished (bad.c).
+ * Per team id, three words of this unit's memory that the team's other
+ * units reach by RMA: [0] the flag a unit with a bad argument writes, [1]
+ * the number of the team's collectives this unit has finished, [2] what
+ * this unit sends in its current or last allgatherv (bad.c).
  */
+enum { DART__COLL_WORDS = 3 };
 extern _Atomic uint64_t *dart__coll_words DART__HIDDEN;
+
+/* Word [2]'s count for an allgatherv that ended without MPI on this unit
+ * (all counts zero, or counts rejected: alike on every unit). */
+#define DART__COLL_NOMPI UINT32_MAX
+
+/*
+ * Publishes, before an allgatherv (the team's next collective) reaches MPI
+ * or ends without it, the number of elements this unit sends in it (or
+ * DART__COLL_NOMPI): (sequence number mod 2^32) << 32 | count. A unit that
+ * lacks the count arrays reads these words (dart__coll_counts).
+ */
+static inline void dart__coll_publish(const dart__team_t *team, uint32_t count)
+{
+  _Atomic uint64_t *w = dart__coll_words + DART__COLL_WORDS * (size_t)team->id;
+  uint64_t seq = atomic_load_explicit(&w[1], memory_order_relaxed) + 1;
+  atomic_store_explicit(&w[2], (seq << 32) | count, memory_order_release);
+}
+
+/*
+ * For an allgatherv whose count arrays this unit lacks: reads the count
+ * every other unit of the team published for this call (waiting until it
+ * has) into icnt[unit]. *mpi becomes false if the call ended without MPI
+ * on the others (then icnt is incomplete and nothing must be sent).
+ * Returns DART_OK, or DART_ERR_NOMEM / DART_ERR_OTHER (logged).
+ */
+DART__HIDDEN dart_ret_t dart__coll_counts(const char *func,
+                                          const dart__team_t *team, int *icnt,
+                                          bool *mpi);
 
 /* The flag word was set: returns DART_ERR_INVAL (logged) if it names
  * collective seq, else ret. */
@@ -221,7 +251,7 @@ DART__HIDDEN dart_ret_t dart__coll_flagged(const char *func,
 static inline dart_ret_t
 dart__coll_end(const char *func, const dart__team_t *team, dart_ret_t ret)
 {
-  _Atomic uint64_t *w = dart__coll_words + 2 * (size_t)team->id;
+  _Atomic uint64_t *w = dart__coll_words + DART__COLL_WORDS * (size_t)team->id;
   uint64_t seq = atomic_load_explicit(&w[1], memory_order_relaxed) + 1;
   uint64_t flag = atomic_load_explicit(&w[0], memory_order_acquire);
   if (DART__UNLIKELY(flag != 0))
@@ -246,7 +276,8 @@ DART__HIDDEN void dart__coll_warn(const char *func, const dart__team_t *team,
  * block, block_bytes bytes each), so that no peer waits for it forever,
  * and ends it (dart__coll_end). Returns err, the local error. Arguments
  * that are equal on all units by contract (team, root, type, count, op)
- * fail alike everywhere and need no stand-in. Not for allgatherv.
+ * fail alike everywhere and need no stand-in. Not for allgatherv (its own
+ * stand-in is in coll.c).
  */
 DART__HIDDEN dart_ret_t dart__coll_standin(const char *func, dart_ret_t err,
                                            dart__team_t *team,

@@ -161,10 +161,12 @@ static void test_buffers(int n)
 
 static void test_p2p(int n)
 {
-  int x = 0;
+  int x = 7, y = 0;
   dart_datatype_t strided;
   TEST_OK(dart_type_create_strided(DART_TYPE_INT, 2, 1, &strided));
-  dart_global_unit_t me = {0}, bad[] = {{-1}, {n}, {INT32_MAX}};
+  dart_global_unit_t me, bad[] = {{-1}, {n}, {INT32_MAX}};
+  TEST_OK(dart_myid(&me));
+  /* no partner can be addressed: the caller fails alone */
   for (int i = 0; i < 3; i++) {
     TEST_EQ_RET(dart_send(&x, 1, DART_TYPE_INT, 0, bad[i]), DART_ERR_INVAL);
     TEST_EQ_RET(dart_recv(&x, 1, DART_TYPE_INT, 0, bad[i]), DART_ERR_INVAL);
@@ -178,15 +180,31 @@ static void test_p2p(int n)
   MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
   if (flag && *ub < INT32_MAX)
     TEST_EQ_RET(dart_send(&x, 1, DART_TYPE_INT, *ub + 1, me), DART_ERR_INVAL);
+  /* bad local arguments with the caller as partner: a bad send leaves a
+   * notice that the matching receive takes, a bad receive drops what it
+   * would have received; nothing is left over */
   TEST_EQ_RET(dart_send(NULL, 1, DART_TYPE_INT, 0, me), DART_ERR_INVAL);
-  TEST_EQ_RET(dart_recv(NULL, 1, DART_TYPE_INT, 0, me), DART_ERR_INVAL);
+  TEST_EQ_RET(dart_recv(&y, 1, DART_TYPE_INT, 0, me), DART_ERR_INVAL);
+  TEST_CHECK(y == 0);
   TEST_EQ_RET(dart_send(&x, 1, strided, 0, me), DART_ERR_INVAL);
+  TEST_EQ_RET(dart_recv(NULL, 1, DART_TYPE_INT, 0, me), DART_ERR_INVAL);
   TEST_EQ_RET(dart_send(&x, 1, DART_TYPE_UNDEFINED, 0, me), DART_ERR_INVAL);
-  TEST_EQ_RET(dart_recv(&x, (size_t)INT_MAX + 1, DART_TYPE_INT, 0, me),
+  TEST_EQ_RET(dart_recv(&y, (size_t)INT_MAX + 1, DART_TYPE_INT, 0, me),
               DART_ERR_INVAL);
+  TEST_EQ_RET(dart_sendrecv(&x, 1, DART_TYPE_INT, 0, me, &y, 1, strided, 0, me),
+              DART_ERR_INVAL);
+  TEST_CHECK(y == 0);
   TEST_EQ_RET(
       dart_sendrecv(&x, 1, DART_TYPE_INT, 0, me, NULL, 1, DART_TYPE_INT, 0, me),
       DART_ERR_INVAL);
+  TEST_EQ_RET(
+      dart_sendrecv(NULL, 1, DART_TYPE_INT, 0, me, &y, 1, DART_TYPE_INT, 0, me),
+      DART_ERR_INVAL);
+  TEST_CHECK(y == 0);
+  /* the next exchange with the same tag is correct */
+  TEST_OK(
+      dart_sendrecv(&x, 1, DART_TYPE_INT, 0, me, &y, 1, DART_TYPE_INT, 0, me));
+  TEST_CHECK(y == 7);
   TEST_OK(dart_type_destroy(&strided));
 }
 

@@ -9,7 +9,9 @@
  * every unit checks its return code against the documented semantics and
  * checks its data where it got DART_OK. Then bursts of bad calls with
  * units arriving at different times exercise the flag words' hand-over
- * (a unit running many collectives ahead of another).
+ * (a unit running many collectives ahead of another). allgatherv also
+ * with a NULL count or displacement array on one unit (that unit reads the
+ * others' counts), including when all other counts are zero.
  */
 #define _DEFAULT_SOURCE
 #include <stdio.h>
@@ -29,12 +31,23 @@ typedef enum {
   C_ALLGATHERV,
   C_ALLTOALL,
   C_ALLREDUCE,
+  C_AGV_NOCOUNTS, /* allgatherv, bad unit: NULL nrecvelem */
+  C_AGV_NODISPLS, /* allgatherv, bad unit: NULL recvdispls */
   C_COUNT
 } coll_t;
 
-static const char *names[C_COUNT] = {"bcast",    "scatter",   "gather",
-                                     "reduce",   "allgather", "allgatherv",
-                                     "alltoall", "allreduce"};
+static const char *names[C_COUNT] = {"bcast",
+                                     "scatter",
+                                     "gather",
+                                     "reduce",
+                                     "allgather",
+                                     "allgatherv",
+                                     "alltoall",
+                                     "allreduce",
+                                     "allgatherv "
+                                     "(NULL counts)",
+                                     "allgatherv (NULL "
+                                     "displacements)"};
 
 /* Value unit u contributes at element i of block k. */
 static long val(int u, int k, int i)
@@ -67,8 +80,10 @@ static int run(coll_t c, const coll_team_t *t, int bad, int root)
     for (int i = 0; i < N; i++) s[k * N + i] = val(me, k, i);
   memset(r, 0xff, sizeof r);
   long *rb = isbad ? NULL : r;
+  /* allgatherv: unit u sends 1 + u % N elements into block u */
   size_t cnt[MAXU], dsp[MAXU];
-  for (int u = 0; u < n; u++) cnt[u] = N, dsp[u] = (size_t)u * N;
+  for (int u = 0; u < n; u++)
+    cnt[u] = 1 + (size_t)(u % N), dsp[u] = (size_t)u * N;
   int ret = DART_ERR_OTHER;
   switch (c) {
   case C_BCAST:
@@ -91,7 +106,13 @@ static int run(coll_t c, const coll_team_t *t, int bad, int root)
     ret = dart_allgather(s, rb, N, DART_TYPE_LONG, t->id);
     break;
   case C_ALLGATHERV:
-    ret = dart_allgatherv(s, N, DART_TYPE_LONG, rb, cnt, dsp, t->id);
+    ret = dart_allgatherv(s, cnt[me], DART_TYPE_LONG, rb, cnt, dsp, t->id);
+    break;
+  case C_AGV_NOCOUNTS:
+  case C_AGV_NODISPLS:
+    ret = dart_allgatherv(s, cnt[me], DART_TYPE_LONG, r,
+                          isbad && c == C_AGV_NOCOUNTS ? NULL : cnt,
+                          isbad && c == C_AGV_NODISPLS ? NULL : dsp, t->id);
     break;
   case C_ALLTOALL: ret = dart_alltoall(s, rb, N, DART_TYPE_LONG, t->id); break;
   case C_ALLREDUCE:
@@ -122,9 +143,14 @@ static int run(coll_t c, const coll_team_t *t, int bad, int root)
       break;
     case C_ALLGATHER:
     case C_ALLGATHERV:
-      for (int u = 0; u < n; u++)
-        TEST_CHECK_MSG(r[u * N + i] == val(u, 0, i), "%s r[%d] = %ld", names[c],
+    case C_AGV_NOCOUNTS:
+    case C_AGV_NODISPLS:
+      for (int u = 0; u < n; u++) {
+        bool v = c == C_ALLGATHER || (size_t)i < cnt[u];
+        long want = v ? val(u, 0, i) : -1; /* -1: untouched */
+        TEST_CHECK_MSG(r[u * N + i] == want, "%s r[%d] = %ld", names[c],
                        u * N + i, r[u * N + i]);
+      }
       break;
     case C_ALLTOALL:
       for (int u = 0; u < n; u++)
@@ -179,6 +205,31 @@ static void bursts(const coll_team_t *t)
   TEST_OK(run(C_ALLREDUCE, t, -1, 0));
 }
 
+/*
+ * allgatherv where one unit passes no count array and the others counts
+ * that are all zero: nothing moves, the unit without counts learns that
+ * from the others' count words and returns DART_ERR_INVAL, the others
+ * DART_OK; nobody waits. Then the same with every unit's array NULL.
+ */
+static void agv_zero_counts(const coll_team_t *t)
+{
+  size_t cnt[MAXU] = {0}, dsp[MAXU] = {0};
+  long s[1] = {1}, r[1] = {-1};
+  for (int bad = 0; bad < t->size; bad++) {
+    if ((bad + t->me) % 3 == 0) usleep(1000);
+    int got = dart_allgatherv(s, 0, DART_TYPE_LONG, r,
+                              t->me == bad ? NULL : cnt, dsp, t->id);
+    TEST_CHECK_MSG(got == (t->me == bad ? DART_ERR_INVAL : DART_OK),
+                   "team %s: zero counts, bad unit %d: got %d", t->name, bad,
+                   got);
+    TEST_CHECK(r[0] == -1);
+  }
+  TEST_EQ_RET(dart_allgatherv(s, 1, DART_TYPE_LONG, r, NULL, NULL, t->id),
+              DART_ERR_INVAL);
+  TEST_CHECK(r[0] == -1);
+  TEST_OK(run(C_ALLREDUCE, t, -1, 0));
+}
+
 int main(int argc, char **argv)
 {
   TEST_OK(dart_init(&argc, &argv));
@@ -188,6 +239,7 @@ int main(int argc, char **argv)
   for (int k = 0; k < COLL_NTEAMS; k++) {
     one_bad_each(&teams[k]);
     bursts(&teams[k]);
+    agv_zero_counts(&teams[k]);
   }
   coll_teams_destroy(teams);
   TEST_OK(dart_barrier(DART_TEAM_ALL));
