@@ -4,7 +4,7 @@
 # regenerates docs/benchmarks.md, docs/bench/*.csv and docs/bench/*.png.
 #
 #   scripts/bench.sh [--quick] [--mpi openmpi|mpich|both] [--docs DIR]
-#                    [--multihost-only | --dash-only]
+#                    [--multihost-only | --dash-only | --scale-only]
 #
 #   --quick  fewer sizes, iterations and trials: under a minute (CI).
 #   --mpi    MPI(s) to build and run with; default openmpi (the only one
@@ -15,6 +15,8 @@
 #   --dash-only  only the DASH-shaped workloads (bench_accumulate,
 #            bench_coll --small); rewrites only that section of
 #            benchmarks.md (between its markers) and its CSV/PNG files.
+#   --scale-only  only the scale section (bench_scale, bench_init_mem,
+#            test_globmem_scale); rewrites that section and its files.
 #
 # The full run also measures across two hosts made on this machine by
 # scripts/multihost/dmh (the report's inter-host section, Open MPI only;
@@ -28,6 +30,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 quick=0
 mh_only=0
 dash_only=0
+scale_only=0
 mpis=(openmpi)
 docs="$root/docs"
 while [ $# -gt 0 ]; do
@@ -37,7 +40,8 @@ while [ $# -gt 0 ]; do
     --docs) shift; docs=${1:?} ;;
     --multihost-only) mh_only=1 ;;
     --dash-only) dash_only=1 ;;
-    *) echo "usage: $0 [--quick] [--mpi openmpi|mpich|both] [--docs DIR] [--multihost-only | --dash-only]" >&2; exit 2 ;;
+    --scale-only) scale_only=1 ;;
+    *) echo "usage: $0 [--quick] [--mpi openmpi|mpich|both] [--docs DIR] [--multihost-only | --dash-only | --scale-only]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -333,6 +337,9 @@ for mpi in "${mpis[@]}"; do
   write_meta "$mpi" "$dir"
   if [ $dash_only -eq 1 ]; then
     run_dash "$mpi" "$dir"
+  elif [ $scale_only -eq 1 ]; then
+    run_scale "$dir"
+    run_init_mem "$mpi" "$dir"
   else
     [ $mh_only -eq 1 ] || run_suite "$mpi" "$dir"
     run_multihost "$mpi" "$dir"
@@ -340,7 +347,8 @@ for mpi in "${mpis[@]}"; do
   echo "load_after=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$res/meta.txt"
 done
 "$py" "$root/bench/paper/report.py" --results "$results" --docs "$docs" \
-  --print-targets $([ $dash_only -eq 1 ] && echo --splice-dash) || status=1
+  --print-targets $([ $dash_only -eq 1 ] && echo --splice-dash) \
+  $([ $scale_only -eq 1 ] && echo --splice-scale) || status=1
 echo "bench: wrote $docs/benchmarks.md in $(( $(date +%s) - start ))s" \
   "($([ $status -eq 0 ] && echo 'all benchmarks ran, all data checks passed' || echo 'FAILURES above'))"
 exit $status

@@ -369,6 +369,11 @@ def scale_logs(res):
 def section_scale(results, docs):
     """The whole section (with its markers); prints SCALE_MODEL lines."""
     out = [BEGIN, "## Scale (issue 23)\n"]
+    meta = results[0].meta
+    out.append("Measured %s, DART commit %s, %s mode (`scripts/bench.sh "
+               "--scale-only` refreshes this section alone).\n" % (
+                   meta.get("date", "?"), meta.get("commit", "?"),
+                   meta.get("mode", "?")))
     lines = next((parse(os.path.join(r.dir, "scale.log")) for r in results
                   if os.path.exists(os.path.join(r.dir, "scale.log"))), [])
     if lines:
