@@ -4,7 +4,7 @@
 # regenerates docs/benchmarks.md, docs/bench/*.csv and docs/bench/*.png.
 #
 #   scripts/bench.sh [--quick] [--mpi openmpi|mpich|both] [--docs DIR]
-#                    [--multihost-only | --dash-only]
+#                    [--multihost-only | --dash-only | --scale-only]
 #
 #   --quick  fewer sizes, iterations and trials: under a minute (CI).
 #   --mpi    MPI(s) to build and run with; default openmpi (the only one
@@ -15,6 +15,8 @@
 #   --dash-only  only the DASH-shaped workloads (bench_accumulate,
 #            bench_coll --small); rewrites only that section of
 #            benchmarks.md (between its markers) and its CSV/PNG files.
+#   --scale-only  only the scale section (bench_scale, bench_init_mem,
+#            test_globmem_scale); rewrites that section and its files.
 #
 # The full run also measures across two hosts made on this machine by
 # scripts/multihost/dmh (the report's inter-host section, Open MPI only;
@@ -28,6 +30,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 quick=0
 mh_only=0
 dash_only=0
+scale_only=0
 mpis=(openmpi)
 docs="$root/docs"
 while [ $# -gt 0 ]; do
@@ -37,7 +40,8 @@ while [ $# -gt 0 ]; do
     --docs) shift; docs=${1:?} ;;
     --multihost-only) mh_only=1 ;;
     --dash-only) dash_only=1 ;;
-    *) echo "usage: $0 [--quick] [--mpi openmpi|mpich|both] [--docs DIR] [--multihost-only | --dash-only]" >&2; exit 2 ;;
+    --scale-only) scale_only=1 ;;
+    *) echo "usage: $0 [--quick] [--mpi openmpi|mpich|both] [--docs DIR] [--multihost-only | --dash-only | --scale-only]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -68,7 +72,7 @@ build() {
                  -DMPIEXEC_EXECUTABLE="/usr/bin/mpiexec.$mpi")
   mkdir -p "$dir"
   { cmake -S "$root" -B "$dir/dart" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -DDART_BUILD_TESTS=OFF -DDART_BUILD_EXAMPLES=OFF "${mpiargs[@]}" &&
+      -DDART_BUILD_TESTS=ON -DDART_BUILD_EXAMPLES=OFF "${mpiargs[@]}" &&
     cmake --build "$dir/dart" --target dart-mpi dart-mpi-static &&
     cmake --install "$dir/dart" --prefix "$dir/prefix" &&
     cmake -S "$root/bench/paper" -B "$dir/paper" -G Ninja \
@@ -82,6 +86,7 @@ build() {
     cmake --build "$dir/dart" --target bench_lock >> "$dir/build.log" 2>&1 || return 1
   fi
   cmake --build "$dir/dart" --target bench_alloc bench_progress bench_scale \
+    bench_init_mem test_globmem_scale \
     bench_accumulate bench_coll >> "$dir/build.log" 2>&1 || return 1
 }
 
@@ -180,6 +185,54 @@ run_scale() {
   fi
 }
 
+# run_log <mpi> <np> <sim 0|1> <name> <exe> [args]: one MPI program whose
+# output is the result (SCALE lines), to $res/<name>.log.
+run_log() {
+  local mpi=$1 np=$2 sim=$3 name=$4 exe=$5
+  shift 5
+  local flags=() t0=$SECONDS rc
+  if [ "$mpi" = openmpi ]; then
+    flags=(--oversubscribe)
+  elif [ "$np" -le 2 ]; then
+    flags=(-bind-to core)
+  fi
+  ( [ "$sim" = 1 ] && export DART_SIM_NODE_SIZE=1
+    exec timeout "$tmo" "mpiexec.$mpi" -n "$np" "${flags[@]}" "$exe" "$@" ) \
+    > "$res/$name.log" 2>&1
+  rc=$?
+  printf 'bench: %-12s %-14s %d units  %3ds  %s\n' "$mpi" "$name" "$np" \
+    $((SECONDS - t0)) "$([ $rc -eq 0 ] && echo ok || echo "FAILED (rc $rc)")"
+  if [ $rc -ne 0 ]; then
+    tail -20 "$res/$name.log"; status=1
+  fi
+}
+
+# dart_init's heap (bench/bench_init_mem.c, MPI started by the program):
+# 1-4 units (and 8, 16 in full mode), on one node and with every unit its
+# own simulated node; the per-object bytes of tests/globmem's scale test
+# at 2 and 4 units (informational: a failed check there does not fail the
+# run; the report shows it). SCALE lines in $res/init_mem_np<n>_sim<s>.log and
+# $res/globmem_scale_np<n>_sim<s>.log (bench/paper/report_scale.py).
+run_init_mem() {
+  local mpi=$1 dir=$2 np sim nps=(1 2 3 4)
+  [ $quick -eq 1 ] || nps+=(8 16)
+  for np in "${nps[@]}"; do
+    for sim in 0 1; do
+      run_log "$mpi" "$np" "$sim" "init_mem_np${np}_sim${sim}" \
+        "$dir/dart/bench/bench_init_mem"
+    done
+  done
+  local t="$dir/dart/tests/globmem/test_globmem_scale"
+  [ -x "$t" ] || t=$(find "$dir/dart/tests" -name test_globmem_scale -type f | head -1)
+  # (a test: its own assertion failing is reported, not a benchmark failure;
+  # the subshell keeps $status)
+  for np in 2 4; do
+    for sim in 0 1; do
+      ( run_log "$mpi" "$np" "$sim" "globmem_scale_np${np}_sim${sim}" "$t" )
+    done
+  done
+}
+
 # The DASH-shaped workloads (issue 22): bulk accumulate and singles under
 # traffic (bench_accumulate) at 2 units and, every unit at once, at 4;
 # small collectives (bench_coll --small) at 2, 3 and 4 units. Quick: 2
@@ -197,6 +250,7 @@ run_dash() {
 run_suite() {
   local mpi=$1 dir=$2 b="$2/paper"
   run_scale "$dir"
+  run_init_mem "$mpi" "$dir"
   run_dash "$mpi" "$dir"
   run_alloc "$mpi" "$dir"
   run_progress "$mpi" "$dir"
@@ -283,6 +337,9 @@ for mpi in "${mpis[@]}"; do
   write_meta "$mpi" "$dir"
   if [ $dash_only -eq 1 ]; then
     run_dash "$mpi" "$dir"
+  elif [ $scale_only -eq 1 ]; then
+    run_scale "$dir"
+    run_init_mem "$mpi" "$dir"
   else
     [ $mh_only -eq 1 ] || run_suite "$mpi" "$dir"
     run_multihost "$mpi" "$dir"
@@ -290,7 +347,8 @@ for mpi in "${mpis[@]}"; do
   echo "load_after=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$res/meta.txt"
 done
 "$py" "$root/bench/paper/report.py" --results "$results" --docs "$docs" \
-  --print-targets $([ $dash_only -eq 1 ] && echo --splice-dash) || status=1
+  --print-targets $([ $dash_only -eq 1 ] && echo --splice-dash) \
+  $([ $scale_only -eq 1 ] && echo --splice-scale) || status=1
 echo "bench: wrote $docs/benchmarks.md in $(( $(date +%s) - start ))s" \
   "($([ $status -eq 0 ] && echo 'all benchmarks ran, all data checks passed' || echo 'FAILURES above'))"
 exit $status

@@ -21,3 +21,36 @@ def md_header(*cols):
 def fmt_ratio(x):
     """A ratio with two decimals, "-" if there is none."""
     return "-" if x is None or x == "" else "%.2f" % x
+
+
+def fmt_bytes(b):
+    """A byte count in B, KB, MB or GB (powers of 1000, as the targets)."""
+    if b is None or b == "":
+        return "-"
+    for div, unit in ((1e9, "GB"), (1e6, "MB"), (1e3, "KB")):
+        if abs(b) >= div:
+            return "%.2f %s" % (b / div, unit)
+    return "%d B" % round(b)
+
+
+def fmt_status(met):
+    """A target's status cell: met, **MISSED** or not measured (None)."""
+    return {True: "met", False: "**MISSED**", None: "not measured"}[met]
+
+
+def splice_section(path, text, begin, end, anchor="\n# Results with"):
+    """Replaces the text between the markers begin and end in the file at
+    path by text (which carries the markers); without the markers, inserts
+    text before the first anchor (or at the end)."""
+    with open(path) as f:
+        doc = f.read()
+    if begin in doc and end in doc:
+        a = doc.index(begin)
+        b = doc.index(end) + len(end)
+        doc = doc[:a] + text.rstrip("\n") + doc[b:]
+    else:
+        i = doc.find(anchor)
+        i = len(doc) if i < 0 else i + 1
+        doc = doc[:i] + text + "\n" + doc[i:]
+    with open(path, "w") as f:
+        f.write(doc)
