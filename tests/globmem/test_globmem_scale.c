@@ -237,6 +237,8 @@ int main(int argc, char **argv)
   }
   /* The MPI's bytes per window vary from rank to rank by a few hundred
    * bytes around 45 KB (Open MPI): compare the means over all units. */
+  /* A one-unit pair team (odd unit counts) registers without a window. */
+  if (!reg_has_window(pair)) win_small = 0;
   double m[2] = {reg_small - win_small, reg_all - win_all};
   TEST_CHECK(MPI_Allreduce(MPI_IN_PLACE, m, 2, MPI_DOUBLE, MPI_SUM,
                            MPI_COMM_WORLD) == MPI_SUCCESS);
@@ -260,8 +262,15 @@ int main(int argc, char **argv)
                    "an allocation costs %.1f bytes on %zu units, %.1f on %d: "
                    "a per-unit term",
                    small, psize, all, nunits);
+  /* Where each registration has an MPI window of its own (Open MPI), the
+   * MPI's bytes for DART's window and for the bare window measured above
+   * differ by up to ~3 B per unit at 32 units (seen: 75-100 B), noise this
+   * subtraction cannot remove; there a per-unit term of DART's own is
+   * caught from 4 B per unit on. Without windows (MPICH) the bound is
+   * exact: 64 B in all. */
+  double slack = win_all > 0 ? 4.0 * more : 0.0;
   if (more > 0)
-    TEST_CHECK_MSG(dart_all <= dart_small + 64.0,
+    TEST_CHECK_MSG(dart_all <= dart_small + 64.0 + slack,
                    "a registration costs DART %.1f bytes on %zu units, %.1f "
                    "on %d (mean over units, MPI windows not counted): a "
                    "per-unit term",
