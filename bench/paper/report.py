@@ -22,6 +22,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from report_dash import dash_targets, section_dash, splice  # noqa: E402
 from report_fmt import fmt_ratio, fmt_t, md_header  # noqa: E402
+from report_observe import section_observe  # noqa: E402
 from report_targets import (TARGET_NOTES, evaluate_targets,  # noqa: E402
                             overhead_fit)
 
@@ -755,7 +756,7 @@ def main():
         parts += [section_rma(r, a.docs), section_gups(r, a.docs),
                   section_stencil(r, a.docs), section_halo(r, a.docs),
                   section_alloc(r), section_progress(r), section_lock(r),
-                  section_multihost(r, a.docs)]
+                  section_observe(r, a.docs), section_multihost(r, a.docs)]
         for key in r.data:
             shutil.copy(os.path.join(r.dir, key + ".csv"),
                         os.path.join(a.docs, "bench", "%s_%s.csv" % (r.mpi, key)))

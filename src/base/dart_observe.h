@@ -21,6 +21,7 @@
 #ifndef DART__OBSERVE_H
 #define DART__OBSERVE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -162,17 +163,24 @@ DART__HIDDEN void dart__obs_record(int kind, int path, int gunit, size_t bytes,
 /* Kind of a collective from its public name (DART__OBS_BARRIER if none). */
 DART__HIDDEN int dart__obs_coll_kind(const char *func);
 
-/* The table lookup inline (kind and path are constants at every call). */
-static inline void dart__obs_count(int kind, int path, int gunit, size_t bytes)
+/* The table lookup inline (kind and path are constants at every call):
+ * true if the entry was there and is counted. */
+static inline bool dart__obs_hit(int kind, int path, int gunit, size_t bytes)
 {
   dart__obs_slot_t *e =
       &dart__obs_self->slot[dart__obs_slot(kind, path, gunit)];
-  if (__builtin_expect(e->key == dart__obs_key(kind, path, gunit), 1)) {
-    e->ops++;
-    e->bytes += bytes;
-    return;
-  }
-  dart__obs_record(kind, path, gunit, bytes, 0);
+  if (__builtin_expect(e->key != dart__obs_key(kind, path, gunit), 0))
+    return false;
+  e->ops++;
+  e->bytes += bytes;
+  return true;
+}
+
+/* Counts a call that cannot wait: inline if its entry is there. */
+static inline void dart__obs_count(int kind, int path, int gunit, size_t bytes)
+{
+  if (!dart__obs_hit(kind, path, gunit, bytes))
+    dart__obs_record(kind, path, gunit, bytes, 0);
 }
 
 #define DART__OBS_ON() (DART__OBS_HOOKS && __builtin_expect(dart__obs.on, 0))

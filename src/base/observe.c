@@ -392,14 +392,14 @@ static int invariant_tsc(void)
 
 int dart__obs_init(void)
 {
+  stats_path = stats_target(dart__env.stats);
   if (!DART__OBS_HOOKS) {
-    if ((dart__env.stats != NULL && stats_target(dart__env.stats) != NULL) ||
+    if (stats_path != NULL ||
         (dart__env.trace != NULL && dart__env.trace[0] != '\0'))
       DART_LOG_WARN("DART_STATS / DART_TRACE ignored: this library was built "
                     "with DART_OBSERVE_HOOKS=OFF");
     return DART_OK;
   }
-  stats_path = stats_target(dart__env.stats);
   max_targets =
       dart__env.stats_targets > 0 ? (size_t)dart__env.stats_targets : 1;
   int trace = dart__env.trace != NULL && dart__env.trace[0] != '\0';
@@ -416,7 +416,7 @@ int dart__obs_init(void)
 
 int dart__obs_fini(void)
 {
-  if (!dart__obs.on) return DART_OK;
+  if (!dart__obs.on || !DART__OBS_HOOKS) return DART_OK;
   dart__obs.on = 0;
   MPI_Comm comm;
   DART__MPI(MPI_Comm_dup(dart__g.comm, &comm));
