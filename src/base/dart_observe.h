@@ -89,32 +89,26 @@ typedef struct {
 } dart__obs_peer_t;
 
 /*
- * The inline counters: a direct-mapped table of (target, kind, path)
- * entries. An operation whose entry is present is two additions; anything
- * else (first use, a collision, the trace, a quiet section) goes out of
+ * The inline counters: for each data kind and path (shm, mpi) a
+ * direct-mapped table of target units (entry: unit & 63). An operation
+ * whose entry is present is two additions; anything else (first use, a
+ * collision, the trace, a quiet section, the other kinds) goes out of
  * line, which moves the entry it replaces into the counters and the
- * matrix row. Key 0 is empty; every real key is odd.
+ * matrix row. Key: the unit with its top bit flipped, 0 is empty.
  */
-#define DART__OBS_NSLOTS 512
+#define DART__OBS_NSLOTS 64
 typedef struct {
-  uint64_t key, ops, bytes;
+  uint32_t key;
+  uint64_t ops, bytes, pad; /* 32 bytes: the index is a shift */
 } dart__obs_slot_t;
 
-static inline uint64_t dart__obs_key(int kind, int path, int gunit)
+static inline uint32_t dart__obs_key(int gunit)
 {
-  return ((uint64_t)(uint32_t)gunit << 32) | ((uint32_t)kind << 8) |
-         ((uint32_t)path << 1) | 1u;
+  return (uint32_t)gunit ^ 0x80000000u;
 }
-
-static inline size_t dart__obs_slot(int kind, int path, int gunit)
-{
-  return ((uint32_t)gunit * 16u + (uint32_t)kind * 3u + (uint32_t)path) &
-         (DART__OBS_NSLOTS - 1);
-}
-
 /* A thread's record (observe.c). */
 typedef struct dart__obs_thread {
-  dart__obs_slot_t slot[DART__OBS_NSLOTS];
+  dart__obs_slot_t slot[DART__OBS_NDATA][2][DART__OBS_NSLOTS];
   uint64_t count[DART__OBS_NKINDS][DART__OBS_NPATHS];
   uint64_t bytes[DART__OBS_NKINDS][DART__OBS_NPATHS];
   uint64_t ns[DART__OBS_NKINDS][DART__OBS_NPATHS]; /* ticks if obs.tsc */
@@ -167,10 +161,11 @@ DART__HIDDEN int dart__obs_coll_kind(const char *func);
  * true if the entry was there and is counted. */
 static inline bool dart__obs_hit(int kind, int path, int gunit, size_t bytes)
 {
+  if (kind >= DART__OBS_NDATA || path > DART__OBS_MPI) return false;
   dart__obs_slot_t *e =
-      &dart__obs_self->slot[dart__obs_slot(kind, path, gunit)];
-  if (__builtin_expect(e->key != dart__obs_key(kind, path, gunit), 0))
-    return false;
+      &dart__obs_self
+           ->slot[kind][path][(uint32_t)gunit & (DART__OBS_NSLOTS - 1)];
+  if (__builtin_expect(e->key != dart__obs_key(gunit), 0)) return false;
   e->ops++;
   e->bytes += bytes;
   return true;

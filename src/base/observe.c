@@ -153,16 +153,25 @@ static void peer_count(dart__obs_thread_t *s, int kind, int gunit, uint64_t ops,
   if (kind < DART__OBS_NDATA && gunit >= 0) peer_add(s, gunit, ops, bytes);
 }
 
-/* Moves a table entry into the counters and the matrix row. */
-static void slot_spill(dart__obs_thread_t *s, dart__obs_slot_t *e)
+/* Moves a table entry of kind and path into the counters and the matrix
+ * row. */
+static void slot_spill(dart__obs_thread_t *s, int kind, int path,
+                       dart__obs_slot_t *e)
 {
   if (e->key == 0) return;
-  int kind = (int)((e->key >> 8) & 0xff), path = (int)((e->key >> 1) & 0x7f);
-  int gunit = (int)(int32_t)(uint32_t)(e->key >> 32);
+  int gunit = (int)(e->key ^ 0x80000000u);
   s->count[kind][path] += e->ops;
   s->bytes[kind][path] += e->bytes;
   peer_count(s, kind, gunit, e->ops, e->bytes);
-  *e = (dart__obs_slot_t){0, 0, 0};
+  *e = (dart__obs_slot_t){0};
+}
+
+static void slots_spill(dart__obs_thread_t *s)
+{
+  for (int k = 0; k < DART__OBS_NDATA; k++)
+    for (int p = 0; p < 2; p++)
+      for (int i = 0; i < DART__OBS_NSLOTS; i++)
+        slot_spill(s, k, p, &s->slot[k][p][i]);
 }
 
 /* Every call that missed the table, and every call that may wait. */
@@ -171,11 +180,14 @@ void dart__obs_record(int kind, int path, int gunit, size_t bytes, uint64_t t0)
   dart__obs_thread_t *s = mine();
   if (s == NULL || s->quiet > 0) return;
   dart__obs_self = s;
-  if (t0 == 0 && !dart__obs.trace) {
-    /* the entry now goes to this key (its previous owner is counted) */
-    dart__obs_slot_t *e = &s->slot[dart__obs_slot(kind, path, gunit)];
-    slot_spill(s, e);
-    *e = (dart__obs_slot_t){dart__obs_key(kind, path, gunit), 1, bytes};
+  if (t0 == 0 && !dart__obs.trace && kind < DART__OBS_NDATA &&
+      path <= DART__OBS_MPI && gunit >= 0) {
+    /* the entry now goes to this unit (its previous owner is counted) */
+    dart__obs_slot_t *e =
+        &s->slot[kind][path][(uint32_t)gunit & (DART__OBS_NSLOTS - 1)];
+    slot_spill(s, kind, path, e);
+    *e = (dart__obs_slot_t){
+        .key = dart__obs_key(gunit), .ops = 1, .bytes = bytes};
     return;
   }
   uint64_t t1 = 0;
@@ -218,7 +230,7 @@ static void sum_threads(unit_sum_t *u, dart__obs_thread_t *row)
   memset(u, 0, sizeof *u);
   double scale = tsc_scale();
   for (dart__obs_thread_t *s = obs_threads; s != NULL; s = s->next) {
-    for (int i = 0; i < DART__OBS_NSLOTS; i++) slot_spill(s, &s->slot[i]);
+    slots_spill(s);
     for (int k = 0; k < DART__OBS_NKINDS; k++)
       for (int p = 0; p < DART__OBS_NPATHS; p++) {
         u->v[0][k][p] += s->count[k][p];
