@@ -56,8 +56,11 @@ def ab_rows(res):
                    "off": _median([r["off_ns"] for _, r in runs]),
                    "on": _median([r["on_ns"] for _, r in runs]),
                    "on_off": _median(on_off),
-                   "on_lo": min(r["ratio_min"] for _, r in runs),
-                   "on_hi": max(r["ratio_max"] for _, r in runs),
+                   # several runs: the range of their medians (a preempted
+                   # round makes a run's own extremes meaningless); one
+                   # run: its rounds' range
+                   "on_lo": min(on_off) if len(runs) > 1 else runs[0][1]["ratio_min"],
+                   "on_hi": max(on_off) if len(runs) > 1 else runs[0][1]["ratio_max"],
                    "nh": None, "off_nh": None}
             # off / no hooks: run K of each build, alternating processes
             nh = {k.rsplit("_", 1)[1]: r for k, r in nohooks.get((path, op), [])}
@@ -83,13 +86,15 @@ def section_observe(res, docs):
             "alternating batches with the statistics counting and not "
             "counting (the flag the hooks test, switched between batches of "
             "one process); per round the best of 3 batches of each, then the "
-            "median over the rounds of the per-round ratio, in brackets its "
-            "range. %d run(s) per path; times and ratios are medians over the "
-            "runs, ranges the extremes. *No hooks*: the same program linked "
-            "with a DART built with `-DDART_OBSERVE_HOOKS=OFF`, run "
-            "alternately with the normal build (one process each, so its "
-            "ratio carries the run-to-run noise). node: the units' own "
-            "node (load/store); rma: `DART_SIM_NODE_SIZE=1` (MPI RMA).\n"
+            "median over the rounds of the per-round ratio. %d run(s) per "
+            "path; times and ratios are medians over the runs, in brackets "
+            "the range of the runs' medians (with one run: the range over "
+            "its rounds). *No hooks*: the same program linked with a DART "
+            "built with `-DDART_OBSERVE_HOOKS=OFF`, run alternately with the "
+            "normal build; off / no hooks is the ratio of the off times of "
+            "the runs made one after the other (separate processes, so it "
+            "carries the run-to-run noise). node: the units' own node "
+            "(load/store); rma: `DART_SIM_NODE_SIZE=1` (MPI RMA).\n"
             % nruns)
         out += md_header("path", "operation", "off ns", "on ns",
                          "on / off [range]", "limit", "no hooks ns",
