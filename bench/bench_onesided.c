@@ -17,7 +17,16 @@
  * the team), timed in alternating batches (best of 100 each, alternating
  * order). Times on one node are the best of 7 batches (machines may be shared).
  *
- * usage: bench_onesided [iterations]   (2 units)
+ * --ab: the cost of the statistics hooks instead (docs/profiling.md):
+ * the same operations, timed in alternating batches with DART_STATS
+ * counting and not counting (the flag the hooks test, switched between
+ * batches in this one process); per round the best of 3 batches of each,
+ * then the median and range over the rounds of the ratio on / off. A
+ * library built with -DDART_OBSERVE_HOOKS=OFF says so ("hooks": 0), and
+ * both of its columns are then that build's times.
+ *
+ * usage: bench_onesided [iterations] | --ab [--rounds=N] [--quick]
+ *                                          [--out=FILE.csv]   (2 units)
  */
 #include <dash/dart/if/dart.h>
 #include <mpi.h>
@@ -26,6 +35,7 @@
 #include <string.h>
 
 #include "bench_common.h"
+#include "dart_observe.h" /* the statistics flag, for --ab */
 #include "dart_segment.h" /* the segment's window, for the raw baseline */
 
 static int me;
@@ -242,12 +252,145 @@ static void bench_rma(dart_gptr_t g)
   }
 }
 
+/* ---- statistics hooks: same-run A/B (--ab) ------------------------------ */
+
+typedef struct {
+  dart_gptr_t t;
+  long v, r, one, old;
+  int rma; /* DART_SIM_NODE_SIZE=1 */
+} ab_ctx_t;
+
+enum { AB_NOPS = 4, AB_BURST = 1000 };
+static const char *const ab_names[2][AB_NOPS] = {
+    {"blocking put 8 B", "blocking get 8 B", "fetch_and_op SUM 8 B",
+     "1000 x put 8 B + flush"},
+    {"blocking put 8 B", "blocking get 8 B", "fetch_and_op SUM 8 B + flush",
+     "put 8 B initiation"}};
+
+/* n operations of kind op; ns per operation. The MPI path's non-blocking
+ * puts are completed after the clock (initiation only). */
+static double ab_batch(ab_ctx_t *c, int op, int n)
+{
+  double t0 = MPI_Wtime();
+  for (int k = 0; k < n; k++) {
+    switch (op) {
+    case 0:
+      dart_put_blocking(c->t, &c->v, 1, DART_TYPE_LONG, DART_TYPE_LONG);
+      break;
+    case 1:
+      dart_get_blocking(&c->r, c->t, 1, DART_TYPE_LONG, DART_TYPE_LONG);
+      break;
+    case 2:
+      dart_fetch_and_op(c->t, &c->one, &c->old, DART_TYPE_LONG, DART_OP_SUM);
+      if (c->rma) dart_flush(c->t);
+      break;
+    default:
+      c->t.addr_or_offs.offset = (uint64_t)(k % AB_BURST) * 8;
+      dart_put(c->t, &c->v, 1, DART_TYPE_LONG, DART_TYPE_LONG);
+      if (!c->rma && k % AB_BURST == AB_BURST - 1) dart_flush(c->t);
+    }
+  }
+  double dt = (MPI_Wtime() - t0) / n * 1e9;
+  if (op == 3) {
+    if (c->rma) dart_flush(c->t);
+    c->t.addr_or_offs.offset = 0;
+  }
+  return dt;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Per round: 3 x (off, on) in alternating order, best of each state. */
+static void ab_round(ab_ctx_t *c, int op, int n, int round, double best[2])
+{
+  best[0] = best[1] = 1e30;
+  for (int rep = 0; rep < 3; rep++)
+    for (int i = 0; i < 2; i++) {
+      int on = (round + rep + i) % 2;
+      dart__obs.on = on;
+      double x = ab_batch(c, op, n);
+      if (x < best[on]) best[on] = x;
+    }
+}
+
+static void bench_ab(dart_gptr_t g, int rma, int rounds, const char *out)
+{
+  ab_ctx_t c = {.t = g, .v = 42, .one = 1, .rma = rma};
+  c.t.unitid = 1;
+  int was_on = dart__obs.on;
+  FILE *f = NULL;
+  if (me == 0 && out != NULL && (f = fopen(out, "w")) == NULL)
+    fprintf(stderr, "bench_onesided: cannot write %s\n", out);
+  if (f != NULL)
+    fprintf(f,
+            "#hooks=%d\n#rounds=%d\npath,op,off_ns,on_ns,ratio,ratio_min,"
+            "ratio_max\n",
+            dart__obs_hooks, rounds);
+  if (me == 0)
+    printf("# statistics hooks (%s), %d rounds%s\n  %-30s %8s %8s %7s  %s\n",
+           rma ? "MPI RMA path, DART_SIM_NODE_SIZE=1" : "units on one node",
+           rounds, dart__obs_hooks ? "" : ", HOOKS COMPILED OUT", "operation",
+           "off ns", "on ns", "on/off", "[min, max]");
+  double *t[2], *ratio;
+  t[0] = malloc(3 * (size_t)rounds * sizeof(double));
+  t[1] = t[0] + rounds;
+  ratio = t[1] + rounds;
+  for (int op = 0; op < AB_NOPS; op++) {
+    int n = rma ? (op == 3 ? 50 : 100) : (op == 3 ? AB_BURST : 2000);
+    for (int r = 0; r < rounds; r++) {
+      MPI_Barrier(MPI_COMM_WORLD);
+      if (me != 0) continue;
+      double best[2];
+      ab_round(&c, op, n, r, best);
+      t[0][r] = best[0];
+      t[1][r] = best[1];
+      ratio[r] = best[1] / best[0];
+    }
+    if (me != 0) continue;
+    double m0 = median(t[0], rounds), m1 = median(t[1], rounds);
+    double mr = median(ratio, rounds); /* sorts ratio: [0] min, [n-1] max */
+    printf("  %-30s %8.2f %8.2f %7.3f  [%.3f, %.3f]\n", ab_names[rma][op], m0,
+           m1, mr, ratio[0], ratio[rounds - 1]);
+    if (f != NULL)
+      fprintf(f, "%s,%s,%.3f,%.3f,%.4f,%.4f,%.4f\n", rma ? "rma" : "node",
+              ab_names[rma][op], m0, m1, mr, ratio[0], ratio[rounds - 1]);
+  }
+  free(t[0]);
+  if (f != NULL) fclose(f);
+  dart__obs.on = was_on;
+}
+
 int main(int argc, char **argv)
 {
   MPI_Comm world;
   int n;
   int one_node = bench_setup(&argc, &argv, &world, &me, &n);
-  iters = argc > 1 ? atoi(argv[1]) : 200000;
+  int ab = 0, rounds = 0;
+  const char *out = NULL;
+  iters = 200000;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--ab") == 0)
+      ab = 1;
+    else if (strcmp(argv[i], "--quick") == 0)
+      rounds = rounds ? rounds : 15;
+    else if (strncmp(argv[i], "--rounds=", 9) == 0)
+      rounds = atoi(argv[i] + 9);
+    else if (strncmp(argv[i], "--out=", 6) == 0)
+      out = argv[i] + 6;
+    else
+      iters = atoi(argv[i]);
+  }
+  if (rounds <= 0) rounds = 101;
   if (n != 2) {
     if (me == 0) printf("bench_onesided: run with 2 units\n");
     dart_exit();
@@ -263,7 +406,10 @@ int main(int argc, char **argv)
   BENCH_CHECK(dart_gptr_getaddr(mine, (void **)&own));
   memset(own, 0, bytes); /* touch the pages before timing */
   const char *sim = getenv("DART_SIM_NODE_SIZE");
-  if (sim != NULL && atoi(sim) == 1)
+  int rma = sim != NULL && atoi(sim) == 1;
+  if (ab && (rma || one_node))
+    bench_ab(g, rma, rounds, out);
+  else if (rma)
     bench_rma(g);
   else if (one_node)
     bench_shared(g, bytes);

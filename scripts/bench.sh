@@ -87,7 +87,16 @@ build() {
   fi
   cmake --build "$dir/dart" --target bench_alloc bench_progress bench_scale \
     bench_init_mem test_globmem_scale \
-    bench_accumulate bench_coll >> "$dir/build.log" 2>&1 || return 1
+    bench_accumulate bench_coll bench_onesided >> "$dir/build.log" 2>&1 || return 1
+  # Full mode: the same benchmark against a DART without the statistics
+  # hooks (the "no hooks" column of the statistics section).
+  if [ $quick -eq 0 ]; then
+    { cmake -S "$root" -B "$dir/dart-nohooks" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+        -DDART_BUILD_TESTS=OFF -DDART_BUILD_EXAMPLES=OFF -DDART_OBSERVE_HOOKS=OFF \
+        "${mpiargs[@]}" &&
+      cmake --build "$dir/dart-nohooks" --target bench_onesided; } \
+      >> "$dir/build.log" 2>&1 || return 1
+  fi
 }
 
 # run <mpi> <np> <name> <exe> [args]: one benchmark, CSV to $res/<name>.csv.
@@ -247,6 +256,37 @@ run_dash() {
   [ $quick -eq 1 ] || run "$mpi" 4 dash_acc_np4 "$b/bench_accumulate" --sections=56
 }
 
+# The statistics section (docs/profiling.md): the cost of the hooks
+# (bench_onesided --ab: stats off/on in the same process; full mode also
+# alternates with the build without hooks, 5 runs each) on one node and on
+# the MPI path, and one program (paper_halo, 4 units) run with DART_STATS
+# on, its matrix and operations plotted by scripts/dart_stats_plot.py.
+run_observe() {
+  local mpi=$1 dir=$2 sim k runs=1
+  [ $quick -eq 1 ] || runs=5
+  for sim in 0 1; do
+    for k in $(seq 1 $runs); do
+      ( [ "$sim" = 1 ] && export DART_SIM_NODE_SIZE=1
+        run "$mpi" 2 "obs_ab_sim${sim}_$k" "$dir/dart/bench/bench_onesided" --ab
+        if [ $quick -eq 0 ]; then
+          run "$mpi" 2 "obs_nh_sim${sim}_$k" \
+            "$dir/dart-nohooks/bench/bench_onesided" --ab
+        fi
+        exit $status ) || status=1
+    done
+  done
+  ( export DART_STATS="$res/obs_halo_np4.json"
+    run "$mpi" 4 obs_halo_np4 "$dir/paper/paper_halo"
+    exit $status ) || status=1
+  if "$py" "$root/scripts/dart_stats_plot.py" "$res/obs_halo_np4.json" \
+       --out "$res/obs_halo_np4" > "$res/obs_plot.log" 2>&1; then
+    echo "bench/paper/paper_halo (halo exchange, 4 units on one node)" \
+      > "$res/obs_halo_np4.txt"
+  else
+    echo "bench: dart_stats_plot.py FAILED"; cat "$res/obs_plot.log"; status=1
+  fi
+}
+
 run_suite() {
   local mpi=$1 dir=$2 b="$2/paper"
   run_scale "$dir"
@@ -254,6 +294,7 @@ run_suite() {
   run_dash "$mpi" "$dir"
   run_alloc "$mpi" "$dir"
   run_progress "$mpi" "$dir"
+  run_observe "$mpi" "$dir"
   run "$mpi" 2 rma_shm "$b/paper_rma" --path=shm
   run "$mpi" 2 rma_rma "$b/paper_rma" --path=rma
   for np in 1 2 4; do run "$mpi" "$np" "gups_np$np" "$b/paper_gups"; done

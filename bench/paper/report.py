@@ -26,6 +26,7 @@ from report_fmt import splice_section  # noqa: E402
 from report_scale import BEGIN as SCALE_BEGIN  # noqa: E402
 from report_scale import END as SCALE_END  # noqa: E402
 from report_scale import scale_logs, section_scale  # noqa: E402
+from report_observe import section_observe  # noqa: E402
 from report_targets import (TARGET_NOTES, evaluate_targets,  # noqa: E402
                             overhead_fit)
 
@@ -769,7 +770,7 @@ def main():
         parts += [section_rma(r, a.docs), section_gups(r, a.docs),
                   section_stencil(r, a.docs), section_halo(r, a.docs),
                   section_alloc(r), section_progress(r), section_lock(r),
-                  section_multihost(r, a.docs)]
+                  section_observe(r, a.docs), section_multihost(r, a.docs)]
         for key in r.data:
             shutil.copy(os.path.join(r.dir, key + ".csv"),
                         os.path.join(a.docs, "bench", "%s_%s.csv" % (r.mpi, key)))

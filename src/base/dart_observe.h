@@ -7,17 +7,21 @@
  * that sits alone in its cache line (predicted not taken); the calls on
  * the MPI path and the waits read it twice (once for the clock at their
  * start). On, statistics read the clock only around flushes, collectives
- * and locks (the trace around every call that is not a plain copy); every
- * thread counts into its own record (thread-local, no locks, no atomics): per
- * operation kind and path a count, bytes and the nanoseconds spent inside calls
- * that may wait, plus the bytes and operations per target unit in a bounded
- * hash (DART_STATS_TARGETS entries; targets beyond it are summed in one "other"
- * entry). Tracing appends one event per call to a bounded per-thread buffer
- * that is written out when full and at dart_exit.
+ * and locks (the time-stamp counter where it is invariant; the trace reads
+ * the system clock around every call that is not a plain copy). Every
+ * thread counts into its own record (thread-local, no locks, no atomics):
+ * a put, get or atomic looks up its (target, kind, path) entry in a small
+ * direct-mapped table and adds to it inline; misses go out of line, into
+ * per kind and path counters (count, bytes, time spent inside calls that
+ * may wait) and a bounded hash of targets (DART_STATS_TARGETS entries;
+ * targets beyond it are summed in one "other" entry). Tracing appends one
+ * event per call to a bounded per-thread buffer that is written out when
+ * full and at dart_exit.
  */
 #ifndef DART__OBSERVE_H
 #define DART__OBSERVE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -63,10 +67,20 @@ typedef enum {
 typedef struct {
   int on;    /* statistics or trace                                  */
   int trace; /* trace on (every call goes to the out-of-line record)  */
-  char pad[64 - 2 * sizeof(int)];
+  int tsc;   /* wait times in time-stamp counter ticks (statistics only) */
+  char pad[64 - 3 * sizeof(int)];
 } __attribute__((aligned(64))) dart__obs_flags_t;
 
 extern dart__obs_flags_t dart__obs DART__HIDDEN;
+
+/* 1 if the library has the hooks, 0 if built with DART_OBSERVE_HOOKS=OFF
+ * (then DART_STATS and DART_TRACE are ignored with a warning). */
+#ifdef DART__OBS_NO_HOOKS
+#define DART__OBS_HOOKS 0
+#else
+#define DART__OBS_HOOKS 1
+#endif
+extern const int dart__obs_hooks DART__HIDDEN;
 
 /* One target unit in a thread's matrix row. */
 typedef struct {
@@ -74,13 +88,30 @@ typedef struct {
   uint64_t ops, bytes;
 } dart__obs_peer_t;
 
+/*
+ * The inline counters: for each data kind and path (shm, mpi) a
+ * direct-mapped table of target units (entry: unit & 63). An operation
+ * whose entry is present is two additions; anything else (first use, a
+ * collision, the trace, a quiet section, the other kinds) goes out of
+ * line, which moves the entry it replaces into the counters and the
+ * matrix row. Key: the unit with its top bit flipped, 0 is empty.
+ */
+#define DART__OBS_NSLOTS 64
+typedef struct {
+  uint32_t key;
+  uint64_t ops, bytes, pad; /* 32 bytes: the index is a shift */
+} dart__obs_slot_t;
+
+static inline uint32_t dart__obs_key(int gunit)
+{
+  return (uint32_t)gunit ^ 0x80000000u;
+}
 /* A thread's record (observe.c). */
 typedef struct dart__obs_thread {
+  dart__obs_slot_t slot[DART__OBS_NDATA][2][DART__OBS_NSLOTS];
   uint64_t count[DART__OBS_NKINDS][DART__OBS_NPATHS];
   uint64_t bytes[DART__OBS_NKINDS][DART__OBS_NPATHS];
-  uint64_t ns[DART__OBS_NKINDS][DART__OBS_NPATHS];
-  int32_t last_unit;       /* target of the previous data operation */
-  dart__obs_peer_t *last;  /* its entry                              */
+  uint64_t ns[DART__OBS_NKINDS][DART__OBS_NPATHS]; /* ticks if obs.tsc */
   dart__obs_peer_t *peers; /* open addressing, cap a power of two  */
   size_t cap, used;
   uint64_t other_ops, other_bytes; /* targets beyond the limit      */
@@ -90,15 +121,34 @@ typedef struct dart__obs_thread {
   struct dart__obs_thread *next;
 } dart__obs_thread_t;
 
-extern __thread dart__obs_thread_t *dart__obs_self
-    __attribute__((tls_model("initial-exec"))) DART__HIDDEN;
+#ifdef DART__TLS_DEFAULT_MODEL
+#define DART__OBS_TLS
+#else
+#define DART__OBS_TLS __attribute__((tls_model("initial-exec")))
+#endif
+/* The table the inline path looks in: the thread's record, or (before a
+ * thread's first operation, in a quiet section) an empty one that is only
+ * read, so that every lookup misses. Never NULL. */
+extern __thread dart__obs_thread_t *dart__obs_self DART__OBS_TLS DART__HIDDEN;
 
 /* Monotonic nanoseconds, never 0. */
 DART__HIDDEN uint64_t dart__obs_now(void);
 
+/* Start of a wait: the time-stamp counter if obs.tsc (statistics without
+ * trace, an invariant counter), else dart__obs_now(); never 0. */
+#if defined(__x86_64__)
+static inline uint64_t dart__obs_t0(void)
+{
+  if (dart__obs.tsc) return __builtin_ia32_rdtsc() | 1u;
+  return dart__obs_now();
+}
+#else
+#define dart__obs_t0() dart__obs_now()
+#endif
+
 /*
  * Records one call of kind on path to global unit gunit (-1: none) moving
- * bytes; t0: dart__obs_now() at its start, or 0 for a call that cannot
+ * bytes; t0: dart__obs_t0() at its start, or 0 for a call that cannot
  * wait (a copy to mapped memory: begin = end).
  */
 DART__HIDDEN void dart__obs_record(int kind, int path, int gunit, size_t bytes,
@@ -107,22 +157,28 @@ DART__HIDDEN void dart__obs_record(int kind, int path, int gunit, size_t bytes,
 /* Kind of a collective from its public name (DART__OBS_BARRIER if none). */
 DART__HIDDEN int dart__obs_coll_kind(const char *func);
 
-/* The statistics-only common case inline: same target as last time. */
-static inline void dart__obs_count(int kind, int path, int gunit, size_t bytes)
+/* The table lookup inline (kind and path are constants at every call):
+ * true if the entry was there and is counted. */
+static inline bool dart__obs_hit(int kind, int path, int gunit, size_t bytes)
 {
-  dart__obs_thread_t *s = dart__obs_self;
-  if (__builtin_expect(s != NULL && !dart__obs.trace && gunit == s->last_unit,
-                       1)) {
-    s->count[kind][path]++;
-    s->bytes[kind][path] += bytes;
-    s->last->ops++;
-    s->last->bytes += bytes;
-    return;
-  }
-  dart__obs_record(kind, path, gunit, bytes, 0);
+  if (kind >= DART__OBS_NDATA || path > DART__OBS_MPI) return false;
+  dart__obs_slot_t *e =
+      &dart__obs_self
+           ->slot[kind][path][(uint32_t)gunit & (DART__OBS_NSLOTS - 1)];
+  if (__builtin_expect(e->key != dart__obs_key(gunit), 0)) return false;
+  e->ops++;
+  e->bytes += bytes;
+  return true;
 }
 
-#define DART__OBS_ON() __builtin_expect(dart__obs.on, 0)
+/* Counts a call that cannot wait: inline if its entry is there. */
+static inline void dart__obs_count(int kind, int path, int gunit, size_t bytes)
+{
+  if (!dart__obs_hit(kind, path, gunit, bytes))
+    dart__obs_record(kind, path, gunit, bytes, 0);
+}
+
+#define DART__OBS_ON() (DART__OBS_HOOKS && __builtin_expect(dart__obs.on, 0))
 
 /* A call that cannot wait, done (arguments evaluated only when on). */
 #define DART__OBS_OP(kind, path, gunit, bytes)                                 \
@@ -131,7 +187,7 @@ static inline void dart__obs_count(int kind, int path, int gunit, size_t bytes)
   } while (0)
 
 /* Start of a call that may wait: the clock if observing, else 0. */
-#define DART__OBS_T0() (DART__OBS_ON() ? dart__obs_now() : (uint64_t)0)
+#define DART__OBS_T0() (DART__OBS_ON() ? dart__obs_t0() : (uint64_t)0)
 
 /* Start of a put, get or atomic on the MPI path: the clock only for the
  * trace (the statistics time only flushes, collectives and locks). */

@@ -1,9 +1,12 @@
 /*
- * Communication statistics (DART_STATS): per-thread counters and target
- * hashes, gathered by unit 0 at dart_exit into one JSON file and a short
+ * Communication statistics (DART_STATS): per-thread tables, counters and
+ * target hashes, gathered by unit 0 at dart_exit into one JSON file and a short
  * summary on stderr (format: docs/profiling.md).
  */
 #include <errno.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +18,12 @@
 #include "dart_observe.h"
 
 dart__obs_flags_t dart__obs;
-__thread dart__obs_thread_t *dart__obs_self;
+const int dart__obs_hooks = DART__OBS_HOOKS;
+/* Read only: all keys 0, so every lookup in it misses. */
+static dart__obs_thread_t obs_empty;
+__thread dart__obs_thread_t *dart__obs_self = &obs_empty;
+static __thread dart__obs_thread_t *obs_mine; /* this thread's record */
+static uint64_t tsc0, ns0; /* statistics clock at dart_init (obs.tsc) */
 
 static pthread_mutex_t obs_mtx = PTHREAD_MUTEX_INITIALIZER;
 static dart__obs_thread_t *obs_threads; /* every registered thread */
@@ -106,49 +114,88 @@ static void peer_add(dart__obs_thread_t *s, int32_t unit, uint64_t ops,
   }
   p->ops += ops;
   p->bytes += bytes;
-  s->last_unit = unit;
-  s->last = p;
 }
 
 static dart__obs_thread_t *thread_register(void)
 {
   dart__obs_thread_t *s = calloc(1, sizeof *s);
   if (s == NULL) return NULL;
-  s->last_unit = -2; /* matches no target: the first op takes the slow path */
   pthread_mutex_lock(&obs_mtx);
   s->tid = obs_nthreads++;
   s->next = obs_threads;
   obs_threads = s;
   pthread_mutex_unlock(&obs_mtx);
-  dart__obs_self = s;
+  obs_mine = s;
   return s;
 }
 
-void dart__obs_quiet(int delta)
+/* The caller's record (registered on first use), NULL if out of memory. */
+static dart__obs_thread_t *mine(void)
 {
-  dart__obs_thread_t *s = dart__obs_self;
-  if (s == NULL && (s = thread_register()) == NULL) return;
-  s->quiet += delta;
-  s->last_unit = -2; /* dart__obs_count takes the slow path, which sees it */
+  dart__obs_thread_t *s = obs_mine;
+  return s != NULL ? s : thread_register();
 }
 
+/* Inside a quiet section the inline path looks in the empty table, so that
+ * every call comes here and is dropped. */
+void dart__obs_quiet(int delta)
+{
+  dart__obs_thread_t *s = mine();
+  if (s == NULL) return;
+  s->quiet += delta;
+  dart__obs_self = s->quiet > 0 ? &obs_empty : s;
+}
+
+/* Adds ops and bytes of one target to the matrix row (data kinds only). */
+static void peer_count(dart__obs_thread_t *s, int kind, int gunit, uint64_t ops,
+                       uint64_t bytes)
+{
+  if (kind < DART__OBS_NDATA && gunit >= 0) peer_add(s, gunit, ops, bytes);
+}
+
+/* Moves a table entry of kind and path into the counters and the matrix
+ * row. */
+static void slot_spill(dart__obs_thread_t *s, int kind, int path,
+                       dart__obs_slot_t *e)
+{
+  if (e->key == 0) return;
+  int gunit = (int)(e->key ^ 0x80000000u);
+  s->count[kind][path] += e->ops;
+  s->bytes[kind][path] += e->bytes;
+  peer_count(s, kind, gunit, e->ops, e->bytes);
+  *e = (dart__obs_slot_t){0};
+}
+
+static void slots_spill(dart__obs_thread_t *s)
+{
+  for (int k = 0; k < DART__OBS_NDATA; k++)
+    for (int p = 0; p < 2; p++)
+      for (int i = 0; i < DART__OBS_NSLOTS; i++)
+        slot_spill(s, k, p, &s->slot[k][p][i]);
+}
+
+/* Every call that missed the table, and every call that may wait. */
 void dart__obs_record(int kind, int path, int gunit, size_t bytes, uint64_t t0)
 {
-  dart__obs_thread_t *s = dart__obs_self;
-  if (s == NULL && (s = thread_register()) == NULL) return;
-  if (s->quiet > 0) return;
-  uint64_t t1 = (t0 != 0) ? dart__obs_now() : 0;
+  dart__obs_thread_t *s = mine();
+  if (s == NULL || s->quiet > 0) return;
+  dart__obs_self = s;
+  if (t0 == 0 && !dart__obs.trace && kind < DART__OBS_NDATA &&
+      path <= DART__OBS_MPI && gunit >= 0) {
+    /* the entry now goes to this unit (its previous owner is counted) */
+    dart__obs_slot_t *e =
+        &s->slot[kind][path][(uint32_t)gunit & (DART__OBS_NSLOTS - 1)];
+    slot_spill(s, kind, path, e);
+    *e = (dart__obs_slot_t){
+        .key = dart__obs_key(gunit), .ops = 1, .bytes = bytes};
+    return;
+  }
+  uint64_t t1 = 0;
+  if (t0 != 0) t1 = dart__obs.trace ? dart__obs_now() : dart__obs_t0();
   s->count[kind][path]++;
   s->bytes[kind][path] += bytes;
   if (t0 != 0) s->ns[kind][path] += t1 - t0;
-  if (kind < DART__OBS_NDATA && gunit >= 0) {
-    if (gunit == s->last_unit) {
-      s->last->ops++;
-      s->last->bytes += bytes;
-    } else {
-      peer_add(s, gunit, 1, bytes);
-    }
-  }
+  peer_count(s, kind, gunit, 1, bytes);
   if (dart__obs.trace) {
     if (t0 == 0) t0 = t1 = dart__obs_now();
     dart__trace_event(s, kind, path, gunit, bytes, t0, t1);
@@ -156,6 +203,19 @@ void dart__obs_record(int kind, int path, int gunit, size_t bytes, uint64_t t0)
 }
 
 /* ---- dart_exit: gather at unit 0 ---------------------------------- */
+
+/* Nanoseconds per statistics clock tick (1 without the time-stamp
+ * counter): measured over the run, against the system clock. */
+static double tsc_scale(void)
+{
+#if defined(__x86_64__)
+  if (dart__obs.tsc) {
+    uint64_t dt = __builtin_ia32_rdtsc() - tsc0, dn = dart__obs_now() - ns0;
+    if (dt > 0) return (double)dn / (double)dt;
+  }
+#endif
+  return 1.0;
+}
 
 /* Everything one unit sends: counters of all threads summed, then its
  * matrix row (threads merged into a row of the same bound). */
@@ -168,12 +228,14 @@ typedef struct {
 static void sum_threads(unit_sum_t *u, dart__obs_thread_t *row)
 {
   memset(u, 0, sizeof *u);
+  double scale = tsc_scale();
   for (dart__obs_thread_t *s = obs_threads; s != NULL; s = s->next) {
+    slots_spill(s);
     for (int k = 0; k < DART__OBS_NKINDS; k++)
       for (int p = 0; p < DART__OBS_NPATHS; p++) {
         u->v[0][k][p] += s->count[k][p];
         u->v[1][k][p] += s->bytes[k][p];
-        u->v[2][k][p] += s->ns[k][p];
+        u->v[2][k][p] += (uint64_t)((double)s->ns[k][p] * scale + 0.5);
       }
     for (size_t i = 0; i < s->cap; i++)
       if (s->peers[i].unit != -1)
@@ -293,11 +355,13 @@ static dart_ret_t stats_collect(MPI_Comm comm, unit_sum_t *mine,
 
 static dart_ret_t stats_fini(MPI_Comm comm)
 {
-  dart__obs_thread_t row = {.last_unit = -2};
+  dart__obs_thread_t *row = calloc(1, sizeof *row);
+  if (row == NULL) return DART_ERR_NOMEM;
   unit_sum_t mine;
-  sum_threads(&mine, &row);
-  uint64_t *packed = pack_row(&row);
-  free(row.peers);
+  sum_threads(&mine, row);
+  uint64_t *packed = pack_row(row);
+  free(row->peers);
+  free(row);
   if (packed == NULL) return DART_ERR_NOMEM;
   dart_ret_t ret = DART_OK;
   if (dart__g.myid == 0) {
@@ -323,21 +387,48 @@ static const char *stats_target(const char *v)
   return v;
 }
 
+/* Whether the time-stamp counter ticks at a constant rate in every state
+ * (CPUID 0x80000007, EDX bit 8). */
+static int invariant_tsc(void)
+{
+#if defined(__x86_64__)
+  unsigned a, b, c, d;
+  if (__get_cpuid(0x80000000u, &a, &b, &c, &d) == 0 || a < 0x80000007u)
+    return 0;
+  __get_cpuid(0x80000007u, &a, &b, &c, &d);
+  return (d >> 8) & 1u;
+#else
+  return 0;
+#endif
+}
+
 int dart__obs_init(void)
 {
   stats_path = stats_target(dart__env.stats);
+  if (!DART__OBS_HOOKS) {
+    if (stats_path != NULL ||
+        (dart__env.trace != NULL && dart__env.trace[0] != '\0'))
+      DART_LOG_WARN("DART_STATS / DART_TRACE ignored: this library was built "
+                    "with DART_OBSERVE_HOOKS=OFF");
+    return DART_OK;
+  }
   max_targets =
       dart__env.stats_targets > 0 ? (size_t)dart__env.stats_targets : 1;
   int trace = dart__env.trace != NULL && dart__env.trace[0] != '\0';
   if (trace && dart__trace_init() != DART_OK) trace = 0;
   dart__obs.trace = trace;
+  dart__obs.tsc = !trace && invariant_tsc();
+#if defined(__x86_64__)
+  tsc0 = __builtin_ia32_rdtsc();
+#endif
+  ns0 = dart__obs_now();
   dart__obs.on = trace || stats_path != NULL;
   return DART_OK;
 }
 
 int dart__obs_fini(void)
 {
-  if (!dart__obs.on) return DART_OK;
+  if (!dart__obs.on || !DART__OBS_HOOKS) return DART_OK;
   dart__obs.on = 0;
   MPI_Comm comm;
   DART__MPI(MPI_Comm_dup(dart__g.comm, &comm));
@@ -354,8 +445,11 @@ int dart__obs_fini(void)
   pthread_mutex_lock(&obs_mtx);
   for (dart__obs_thread_t *s = obs_threads; s != NULL; s = s->next) {
     free(s->peers);
-    dart__obs_thread_t keep = {.last_unit = -2, .tid = s->tid, .next = s->next};
-    *s = keep;
+    int tid = s->tid;
+    dart__obs_thread_t *next = s->next;
+    memset(s, 0, sizeof *s);
+    s->tid = tid;
+    s->next = next;
   }
   pthread_mutex_unlock(&obs_mtx);
   return ret;

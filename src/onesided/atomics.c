@@ -216,15 +216,12 @@ dart_ret_t dart_fetch_and_op(dart_gptr_t gptr, const void *value, void *result,
     if (__builtin_expect(p != NULL && ((uintptr_t)p & (esz - 1)) == 0 &&
                              seg->cpu_atomics && dart__cpu_atomic_fast_op(op),
                          1)) {
-      uint32_t *slot = dart__gate_enter("dart_fetch_and_op",
-                                        gptr.teamid == DART_TEAM_ALL
-                                            ? gptr.unitid
-                                            : seg->team->l2g[gptr.unitid]);
+      int g = DART__OBS_GUNIT(gptr.teamid, seg, gptr.unitid);
+      uint32_t *slot = dart__gate_enter("dart_fetch_and_op", g);
       dart__cpu_atomic_fast(p, value, result, esz, dtype, op);
       dart__gate_leave(slot);
       dart__shm_mark_atomic();
-      DART__OBS_OP(DART__OBS_FETCH_OP, DART__OBS_SHM,
-                   DART__OBS_GUNIT(gptr.teamid, seg, gptr.unitid), esz);
+      DART__OBS_OP(DART__OBS_FETCH_OP, DART__OBS_SHM, g, esz);
       return DART_OK;
     }
   }

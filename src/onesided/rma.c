@@ -88,19 +88,26 @@ static dart_ret_t xfer_mpi(const char *func, bool put, void *buf,
  * blocking and handle calls fence (a put before the owner's later loads,
  * a get after earlier remote writes); non-blocking ones leave the fence
  * to the next flush (dart__shm_pending). x == NULL (a constant in the
- * inline common case): contiguous bytes; else the layouts of x. */
-static inline __attribute__((always_inline)) void
-copy_mapped(bool put, void *buf, char *target, size_t bytes,
-            const dart__xfer_t *x, mode_t_ mode)
+ * inline common case): contiguous bytes; else the layouts of x.
+ * copy_mapped_pre: the fence before the copy. */
+static inline __attribute__((always_inline)) void copy_mapped_pre(bool put,
+                                                                  mode_t_ mode)
 {
-  char *dst = put ? target : buf;
-  const char *src = put ? buf : target;
   if (mode != MODE_NONBLOCKING) {
     if (put)
       DART__WEAK_FENCE(); /* earlier loads/stores before the copy */
     else
       DART__FENCE();
   }
+}
+
+/* The copy and what follows it (copy_mapped without copy_mapped_pre). */
+static inline __attribute__((always_inline)) void
+copy_mapped_post(bool put, void *buf, char *target, size_t bytes,
+                 const dart__xfer_t *x, mode_t_ mode)
+{
+  char *dst = put ? target : buf;
+  const char *src = put ? buf : target;
   if (x != NULL)
     dart__local_copy(dst, src, x);
   else
@@ -112,6 +119,14 @@ copy_mapped(bool put, void *buf, char *target, size_t bytes,
       DART__WEAK_FENCE(); /* the copy's loads before later accesses */
   }
   if (mode == MODE_NONBLOCKING) dart__shm_mark_pending();
+}
+
+static inline __attribute__((always_inline)) void
+copy_mapped(bool put, void *buf, char *target, size_t bytes,
+            const dart__xfer_t *x, mode_t_ mode)
+{
+  copy_mapped_pre(put, mode);
+  copy_mapped_post(put, buf, target, bytes, x, mode);
 }
 
 static void copy_mapped_x(bool put, void *buf, char *target,
@@ -153,6 +168,42 @@ xfer_slow(const char *func, bool put, void *buf, dart_gptr_t gptr, size_t nelem,
   return DART_OK;
 }
 
+/* The mapped common case while observing, when the table lookup missed:
+ * the copy (its first fence done) and the out-of-line count, one function
+ * per direction and mode. So the inline path makes no call it must come
+ * back from with values alive (that register pressure would cost even
+ * when off). */
+#define MAPPED_OBSERVED(name, put, mode)                                       \
+  static __attribute__((noinline)) void name(void *buf, char *target,          \
+                                             size_t bytes, int gunit)          \
+  {                                                                            \
+    copy_mapped_post(put, buf, target, bytes, NULL, mode);                     \
+    dart__obs_record(put ? DART__OBS_PUT : DART__OBS_GET, DART__OBS_SHM,       \
+                     gunit, bytes, 0);                                         \
+  }
+MAPPED_OBSERVED(obs_put_nb, true, MODE_NONBLOCKING)
+MAPPED_OBSERVED(obs_get_nb, false, MODE_NONBLOCKING)
+MAPPED_OBSERVED(obs_put_bl, true, MODE_BLOCKING)
+MAPPED_OBSERVED(obs_get_bl, false, MODE_BLOCKING)
+MAPPED_OBSERVED(obs_put_h, true, MODE_HANDLE)
+MAPPED_OBSERVED(obs_get_h, false, MODE_HANDLE)
+#undef MAPPED_OBSERVED
+
+static inline __attribute__((always_inline)) void
+mapped_observed(bool put, void *buf, char *target, size_t bytes, mode_t_ mode,
+                int gunit)
+{
+  switch (mode) {
+  case MODE_NONBLOCKING:
+    (put ? obs_put_nb : obs_get_nb)(buf, target, bytes, gunit);
+    break;
+  case MODE_BLOCKING:
+    (put ? obs_put_bl : obs_get_bl)(buf, target, bytes, gunit);
+    break;
+  default: (put ? obs_put_h : obs_get_h)(buf, target, bytes, gunit);
+  }
+}
+
 /*
  * The common case, inline in every public function: one basic type on
  * both sides, a buffer, a valid target mapped by the caller. Returns false
@@ -170,9 +221,17 @@ try_mapped(bool put, void *buf, dart_gptr_t gptr, size_t nelem,
   size_t bytes = nelem * dart__basic_types[st].base_size;
   char *p = dart__segment_fast(gptr, bytes, segp);
   if (__builtin_expect(p == NULL, 0)) return false;
-  copy_mapped(put, buf, p, bytes, NULL, mode);
-  DART__OBS_OP(put ? DART__OBS_PUT : DART__OBS_GET, DART__OBS_SHM,
-               DART__OBS_GUNIT(gptr.teamid, *segp, gptr.unitid), bytes);
+  /* Counted after the first fence (a get's full fence would otherwise wait
+   * for the counter stores) and before the copy (see mapped_observed). */
+  int obs = DART__OBS_ON();
+  int gunit = obs ? DART__OBS_GUNIT(gptr.teamid, *segp, gptr.unitid) : 0;
+  copy_mapped_pre(put, mode);
+  if (obs && !dart__obs_hit(put ? DART__OBS_PUT : DART__OBS_GET, DART__OBS_SHM,
+                            gunit, bytes)) {
+    mapped_observed(put, buf, p, bytes, mode, gunit);
+    return true;
+  }
+  copy_mapped_post(put, buf, p, bytes, NULL, mode);
   return true;
 }
 
