@@ -19,8 +19,15 @@
  * known values); --out=FILE writes the rows as CSV (unit 0) with a check
  * column. --quick: 3 rounds of 200 calls.
  *
+ * Every timed variant stops early after --budget=SECONDS (default 1) of
+ * calls; the "calls" column (CSV: min_calls) is the fewest calls any
+ * variant timed over all rounds, so a baseline cut short is visible (MPICH's
+ * blocking collectives poll, and with more units than cores each call can
+ * take a scheduler time slice).
+ *
  * Usage: mpiexec -n N bench_coll [--small] [--quick] [--out=FILE]
- *                                [rounds] [iterations-at-8B]
+ *                                [--budget=SECONDS] [rounds]
+ *                                [iterations-at-8B]
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -209,52 +216,84 @@ static const char *check_op(const bench_t *b, size_t n)
   return all ? "ok" : "FAILED";
 }
 
-/* Average time per call of `iters` calls, maximum over all units. */
-static double time_variant(const bench_t *b, int v, size_t n, int iters)
+/* Seconds one timed variant may take before it stops early (--budget=). */
+static double budget = 1.0;
+
+/*
+ * Average time per call, maximum over all units, of up to `iters` calls.
+ * The calls run in chunks of doubling length; after each chunk the units
+ * agree (one MPI_Allreduce, not timed) whether to go on, so a variant whose
+ * calls are pathologically slow here (MPICH's polling blocking collectives
+ * when units outnumber cores take milliseconds each) stops after about
+ * `budget` seconds instead of running for minutes. Sets *done to the
+ * number of calls timed.
+ */
+static double time_variant(const bench_t *b, int v, size_t n, int iters,
+                           int *done)
 {
   dart__coll_wait_mode =
       v == V_DART_BLOCK ? DART__COLL_WAIT_BLOCK : DART__COLL_WAIT_YIELD;
   if (v == V_DART_BLOCK) v = V_DART;
   MPI_Barrier(comm);
-  double t0 = MPI_Wtime();
-  for (int i = 0; i < iters; i++) {
-    if (b->run(v, n) != 0) {
-      fprintf(stderr, "%s variant %d failed\n", b->name, v);
-      MPI_Abort(MPI_COMM_WORLD, 1);
+  double spent = 0.0;
+  int count = 0, chunk = 1, more = 1;
+  while (more) {
+    if (chunk > iters - count) chunk = iters - count;
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < chunk; i++) {
+      if (b->run(v, n) != 0) {
+        fprintf(stderr, "%s variant %d failed\n", b->name, v);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+      }
     }
+    spent += MPI_Wtime() - t0;
+    count += chunk;
+    chunk *= 2;
+    int mine = count < iters && spent < budget, all;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LOR, comm);
+    more = all;
   }
-  double t = (MPI_Wtime() - t0) / iters, tmax;
+  double t = spent / count, tmax;
   MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, comm);
+  if (done != NULL) *done = count;
   return tmax;
 }
 
 static int bench_one(const bench_t *b, size_t n, int rounds, int iters)
 {
   double best[NVAR];
+  int calls[NVAR];
   for (int v = 0; v < NVAR; v++) {
-    time_variant(b, v, n, iters / 10 + 1); /* warm-up */
+    time_variant(b, v, n, iters / 10 + 1, NULL); /* warm-up */
     best[v] = 1e30;
+    calls[v] = 0;
   }
   for (int r = 0; r < rounds; r++)
     for (int v = 0; v < NVAR; v++) {
-      double t = time_variant(b, v, n, iters);
+      int done;
+      double t = time_variant(b, v, n, iters, &done);
       if (t < best[v]) best[v] = t;
+      calls[v] += done;
     }
+  int fewest = calls[0];
+  for (int v = 1; v < NVAR; v++)
+    if (calls[v] < fewest) fewest = calls[v];
   const char *check = check_op(b, n);
   if (b->run == b_barrier) n = 0;
   if (me == 0) {
     double dart = auto_block ? best[V_DART_BLOCK] : best[V_DART];
     double r = dart / best[V_MPI];
-    printf("%-11s %6zu B %8.2f %8.2f %8.2f %8.2f %7.3f %-4s %7.3f %7.3f %s\n",
+    printf("%-11s %6zu B %8.2f %8.2f %8.2f %8.2f %7.3f %-4s %7.3f %7.3f %-6s "
+           "%d\n",
            b->name, n * sizeof(double), best[V_DART] * 1e6,
            best[V_DART_BLOCK] * 1e6, best[V_MPI] * 1e6, best[V_MPI_NB] * 1e6, r,
            r <= target ? "ok" : "OVER", best[V_DART] / best[V_MPI_NB],
-           best[V_DART_BLOCK] / best[V_MPI], check);
+           best[V_DART_BLOCK] / best[V_MPI], check, fewest);
     if (csv != NULL)
-      fprintf(csv, "%s,%zu,%d,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%s\n",
+      fprintf(csv, "%s,%zu,%d,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%s,%d\n",
               b->name, n, nu, auto_block ? "block" : "yield", dart * 1e6,
               best[V_DART] * 1e6, best[V_DART_BLOCK] * 1e6, best[V_MPI] * 1e6,
-              best[V_MPI_NB] * 1e6, r, target, check);
+              best[V_MPI_NB] * 1e6, r, target, check, fewest);
   }
   return strcmp(check, "FAILED") != 0;
 }
@@ -272,6 +311,8 @@ int main(int argc, char **argv)
       quick = true;
     else if (strncmp(argv[a], "--out=", 6) == 0)
       out = argv[a] + 6;
+    else if (strncmp(argv[a], "--budget=", 9) == 0)
+      budget = atof(argv[a] + 9);
     else if (pos++ == 0)
       rounds = atoi(argv[a]);
     else
@@ -295,7 +336,7 @@ int main(int argc, char **argv)
     fprintf(csv,
             "#units=%d\n#trials=%d\n#iterations=%d\n#coll_wait=%s\n"
             "op,elements,units,auto_mode,dart_us,dart_yield_us,dart_block_us,"
-            "mpi_us,mpi_nb_us,ratio,target,check\n",
+            "mpi_us,mpi_nb_us,ratio,target,check,min_calls\n",
             nu, rounds, iters_small, cw ? cw : "(unset: auto)");
   }
   size_t maxn = 64 * 1024 / sizeof(double);
@@ -320,9 +361,9 @@ int main(int argc, char **argv)
            "# ratio: DART as auto-configured here (%s) / mpi, target <= %.2f; "
            "y/nb = dart_y / mpi_nb; b/mpi = dart_b / mpi\n",
            nu, rounds, auto_block ? "block" : "yield", target);
-    printf("%-11s %8s %8s %8s %8s %8s %7s %-4s %7s %7s %s\n", "op", "size",
+    printf("%-11s %8s %8s %8s %8s %8s %7s %-4s %7s %7s %-6s %s\n", "op", "size",
            "dart_y", "dart_b", "mpi", "mpi_nb", "ratio", "tgt", "y/nb", "b/mpi",
-           "check");
+           "check", "calls");
   }
   int ok = 1;
   if (small) {

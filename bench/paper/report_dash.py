@@ -209,13 +209,21 @@ def _coll_table(res):
                "MPI + yielding wait, block = the blocking MPI call; the ratio "
                "above uses the mode DART_COLL_WAIT=auto picks):\n")
     out += _head("op", "doubles", "units", "DART yield", "DART block",
-                 "MPI blocking", "MPI_I* + wait", "yield / MPI", "block / MPI")
+                 "MPI blocking", "MPI_I* + wait", "yield / MPI", "block / MPI",
+                 "calls")
     for (op, e, u), r in sorted(by.items()):
-        out.append("| %s | %s | %d | %s | %s | %s | %s | %s | %s |" % (
+        out.append("| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s |" % (
             op, "%d" % e if op != "barrier" else "-", u,
             _t(r["dart_yield_us"]), _t(r["dart_block_us"]), _t(r["mpi_us"]),
             _t(r["mpi_nb_us"]), _r(r["dart_yield_us"] / r["mpi_us"]),
-            _r(r["dart_block_us"] / r["mpi_us"])))
+            _r(r["dart_block_us"] / r["mpi_us"]), r.get("min_calls", "-")))
+    out.append("")
+    out.append("*calls*: the fewest calls any variant timed over all rounds. "
+               "Each timed variant stops after about one second "
+               "(`--budget`), so a variant whose calls take milliseconds "
+               "(MPICH's blocking collectives poll; with more units than "
+               "cores each call can wait for a scheduler time slice) is "
+               "measured on fewer calls rather than left out.")
     return "\n".join(out) + "\n"
 
 
