@@ -15,6 +15,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from report_fmt import fmt_ratio as _r  # noqa: E402
 from report_fmt import fmt_t as _t  # noqa: E402
 from report_fmt import md_header as _head  # noqa: E402
+from report_fmt import splice_section  # noqa: E402
 
 BEGIN = "<!-- dash-shaped: begin -->"
 END = "<!-- dash-shaped: end -->"
@@ -315,15 +316,4 @@ def section_dash(results, docs):
 def splice(path, text):
     """Replaces the section between BEGIN and END in the file at path (or
     inserts it before the first "# Results with" heading)."""
-    with open(path) as f:
-        doc = f.read()
-    if BEGIN in doc and END in doc:
-        a = doc.index(BEGIN)
-        b = doc.index(END) + len(END)
-        doc = doc[:a] + text.rstrip("\n") + doc[b:]
-    else:
-        i = doc.find("\n# Results with")
-        i = len(doc) if i < 0 else i + 1
-        doc = doc[:i] + text + "\n" + doc[i:]
-    with open(path, "w") as f:
-        f.write(doc)
+    splice_section(path, text, BEGIN, END)
