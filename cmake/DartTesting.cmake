@@ -214,6 +214,33 @@ function(dart_add_multihost_variants name exe units timeout)
   endforeach()
 endfunction()
 
+# <prefix>[.sim1].np<n> for every n in units (label "scale"): the program
+# exe with args on one node as is and with every unit its own simulated
+# node (DART_SIM_NODE_SIZE=1); procs: how many cores ctest reserves (0: n).
+function(dart_add_node_variants prefix exe units timeout procs)
+  foreach(n ${units})
+    foreach(sim "" ".sim1")
+      set(tname ${prefix}${sim}.np${n})
+      set(env ${DART_MPIEXEC_ENV})
+      if(sim)
+        list(APPEND env DART_SIM_NODE_SIZE=1)
+      endif()
+      set(reserve ${procs})
+      if(reserve EQUAL 0)
+        set(reserve ${n})
+      endif()
+      add_test(NAME ${tname}
+               COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${n}
+                       ${DART_MPIEXEC_FLAGS} ${MPIEXEC_PREFLAGS}
+                       $<TARGET_FILE:${exe}> ${ARGN} ${MPIEXEC_POSTFLAGS})
+      set_tests_properties(${tname} PROPERTIES TIMEOUT ${timeout}
+                           ENVIRONMENT "${env}"
+                           LABELS "mpi;scale;np${n}"
+                           PROCESSORS ${reserve} SKIP_RETURN_CODE 77)
+    endforeach()
+  endforeach()
+endfunction()
+
 # mpi.<name>.scale[.sim1].np<n> (label "scale", issue 23): an existing MPI
 # test program at larger unit counts on this node, as is and with every
 # unit its own simulated node, so that a cost per unit (a P^2 loop, a
@@ -221,24 +248,7 @@ endfunction()
 # Open MPI only: MPICH's polling waits make 16+ oversubscribed ranks on a
 # small CI machine take minutes.
 function(dart_add_scale_variants name exe units timeout)
-  if(NOT DART_MPI_FLAVOUR STREQUAL "openmpi")
-    return()
+  if(DART_MPI_FLAVOUR STREQUAL "openmpi")
+    dart_add_node_variants(mpi.${name}.scale ${exe} "${units}" ${timeout} 4)
   endif()
-  foreach(n ${units})
-    foreach(sim "" ".sim1")
-      set(tname mpi.${name}.scale${sim}.np${n})
-      set(env ${DART_MPIEXEC_ENV})
-      if(sim)
-        list(APPEND env DART_SIM_NODE_SIZE=1)
-      endif()
-      add_test(NAME ${tname}
-               COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${n}
-                       ${DART_MPIEXEC_FLAGS} ${MPIEXEC_PREFLAGS}
-                       $<TARGET_FILE:${exe}> ${MPIEXEC_POSTFLAGS})
-      set_tests_properties(${tname} PROPERTIES TIMEOUT ${timeout}
-                           ENVIRONMENT "${env}"
-                           LABELS "mpi;scale;np${n}"
-                           PROCESSORS 4 SKIP_RETURN_CODE 77)
-    endforeach()
-  endforeach()
 endfunction()
