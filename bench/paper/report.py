@@ -22,7 +22,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from report_dash import dash_targets, section_dash, splice  # noqa: E402
 from report_fmt import fmt_ratio, fmt_t, md_header  # noqa: E402
-from report_fmt import splice_section  # noqa: E402
+from report_fmt import save_fig, splice_section  # noqa: E402
 from report_scale import BEGIN as SCALE_BEGIN  # noqa: E402
 from report_scale import END as SCALE_END  # noqa: E402
 from report_scale import scale_logs, section_scale  # noqa: E402
@@ -195,11 +195,6 @@ def draw_lines(ax, series, xlabel, ylabel, title, logx=False, logy=False):
     return drawn
 
 
-def save_fig(fig, docs, fname):
-    fig.tight_layout()
-    fig.savefig(os.path.join(docs, "bench", fname), dpi=90)
-    plt.close(fig)
-    return fname
 
 
 def plot_rma(res, path, ops, title, fname, docs, bandwidth=False):

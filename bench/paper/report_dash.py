@@ -12,6 +12,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from report_fmt import save_fig  # noqa: E402
 from report_fmt import fmt_ratio as _r  # noqa: E402
 from report_fmt import fmt_t as _t  # noqa: E402
 from report_fmt import md_header as _head  # noqa: E402
@@ -133,10 +134,7 @@ def _plot_acc(res, docs):
         plt.close(fig)
         return None
     fname = "%s_dash_accumulate.png" % res.mpi
-    fig.tight_layout()
-    fig.savefig(os.path.join(docs, "bench", fname), dpi=90)
-    plt.close(fig)
-    return fname
+    return save_fig(fig, docs, fname)
 
 
 def _plot_coll(res, docs):
@@ -165,10 +163,7 @@ def _plot_coll(res, docs):
     ax.set_title("Small collectives (%s)" % res.mpi)
     ax.legend(fontsize=8)
     fname = "%s_dash_coll.png" % res.mpi
-    fig.tight_layout()
-    fig.savefig(os.path.join(docs, "bench", fname), dpi=90)
-    plt.close(fig)
-    return fname
+    return save_fig(fig, docs, fname)
 
 
 def _coll_table(res):

@@ -1,5 +1,6 @@
 """report_fmt.py - number and table formatting shared by the report
 scripts (report.py and its sections)."""
+import os
 
 
 def fmt_t(us):
@@ -54,3 +55,13 @@ def splice_section(path, text, begin, end, anchor="\n# Results with"):
         doc = doc[:i] + text + "\n" + doc[i:]
     with open(path, "w") as f:
         f.write(doc)
+
+
+def save_fig(fig, docs, fname):
+    """Lays out fig, writes it as docs/bench/fname, closes it; fname."""
+    import matplotlib.pyplot as plt  # the callers chose the backend
+
+    fig.tight_layout()
+    fig.savefig(os.path.join(docs, "bench", fname), dpi=90)
+    plt.close(fig)
+    return fname

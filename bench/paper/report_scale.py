@@ -21,6 +21,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.ticker as ticker  # noqa: E402
+from report_fmt import save_fig  # noqa: E402
 from report_fmt import fmt_bytes as _b  # noqa: E402
 from report_fmt import fmt_status as _status  # noqa: E402
 from report_fmt import md_header as _head  # noqa: E402
@@ -190,10 +191,7 @@ def plot_scale(rows, init, docs, fname):
         ax.grid(True, which="both", alpha=0.3)
         if ax.lines:
             ax.legend(fontsize=6)
-    fig.tight_layout()
-    fig.savefig(os.path.join(docs, "bench", fname), dpi=90)
-    plt.close(fig)
-    return fname
+    return save_fig(fig, docs, fname)
 
 
 def _section_locality(lines):
