@@ -264,12 +264,13 @@ int main(int argc, char **argv)
                    small, psize, all, nunits);
   /* Where each registration has an MPI window of its own (Open MPI), the
    * MPI's bytes for DART's window and for the bare window measured above
-   * differ from run to run by up to ~6 B per unit (seen at 16 and 32
-   * units: -45..+100 B), noise this subtraction cannot remove; there a
-   * per-unit term of DART's own is caught from 8 B per unit on (the
-   * displacement array it replaced was 16 B per unit). Without windows
-   * (MPICH) the bound is exact: 64 B in all. */
-  double slack = win_all > 0 ? 8.0 * more : 0.0;
+   * differ from run to run by up to ~120 B at 3-4 units and ~100 B at
+   * 16-32 units (seen in CI and here), noise this subtraction cannot
+   * remove: there the bound allows 160 B of it plus 8 B per extra unit,
+   * so at 32 units a per-unit term of DART's own shows from ~16 B per
+   * unit (the size of the displacement array it replaced).
+   * Without windows (MPICH) the bound is exact: 64 B in all. */
+  double slack = win_all > 0 ? 160.0 + 8.0 * more : 0.0;
   if (more > 0)
     TEST_CHECK_MSG(dart_all <= dart_small + 64.0 + slack,
                    "a registration costs DART %.1f bytes on %zu units, %.1f "
