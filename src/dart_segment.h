@@ -17,7 +17,9 @@
  * stored per unit. Registrations whose displacements differ between units
  * (user memory attached to a dynamic window) keep none either: a peer's
  * is fetched from that peer on first use and kept in a bounded
- * process-wide cache (globmem/regdir.c).
+ * process-wide cache (globmem/regdir.c). The dart_memalloc pool's growth
+ * segment does the same with each unit's address and committed size
+ * (globmem/pool.c).
  */
 #ifndef DART__SEGMENT_H
 #define DART__SEGMENT_H
@@ -76,7 +78,11 @@ typedef struct dart__segment {
                               stored; each unit publishes its own in the
                               team's registration directory, fetched and
                               cached per (disp_serial, unit) on first use
-                              (registrations on a dynamic window)        */
+                              (registrations on a dynamic window, the
+                              dart_memalloc growth segment)              */
+  uint64_t lazy_end;       /* disp_serial != 0: bytes of the caller's own
+                              portion it may reach (the growth segment's
+                              committed size; UINT64_MAX otherwise)      */
   MPI_Win win;             /* RMA window on team->comm (rank = team unit),
                               in a lock_all epoch for its whole life         */
   bool cpu_atomics;        /* atomics by CPU instructions on the mapping     */
@@ -201,6 +207,7 @@ typedef struct {
   uint32_t serial; /* 0: empty */
   int32_t unit;
   MPI_Aint disp;
+  uint64_t bound;
 } dart__dispcache_entry_t;
 extern dart__dispcache_entry_t
     dart__dispcache[DART__DISPCACHE_SLOTS] DART__HIDDEN;
@@ -212,8 +219,9 @@ static inline uint32_t dart__dispcache_slot(uint32_t serial, int u)
 }
 
 /* Cached displacement of unit u's portion of the segment with this serial:
- * true and *disp if present. */
-static inline bool dart__dispcache_find(uint32_t serial, int u, MPI_Aint *disp)
+ * true, *disp and *bound if present. */
+static inline bool dart__dispcache_find(uint32_t serial, int u, MPI_Aint *disp,
+                                        uint64_t *bound)
 {
   const dart__dispcache_entry_t *e =
       &dart__dispcache[dart__dispcache_slot(serial, u)];
@@ -221,16 +229,23 @@ static inline bool dart__dispcache_find(uint32_t serial, int u, MPI_Aint *disp)
   uint32_t ser = __atomic_load_n(&e->serial, __ATOMIC_RELAXED);
   int32_t unit = __atomic_load_n(&e->unit, __ATOMIC_RELAXED);
   MPI_Aint d = __atomic_load_n(&e->disp, __ATOMIC_RELAXED);
+  uint64_t b = __atomic_load_n(&e->bound, __ATOMIC_RELAXED);
   __atomic_thread_fence(__ATOMIC_ACQUIRE);
   uint32_t s2 = __atomic_load_n(&e->seq, __ATOMIC_RELAXED);
   if (s1 != s2 || (s1 & 1u) != 0 || ser != serial || unit != u) return false;
   *disp = d;
+  *bound = b;
   return true;
 }
 
+/* Stores (serial, u) -> (disp, bound) in the cache (regdir.c). */
+DART__HIDDEN void dart__dispcache_put(uint32_t serial, int u, MPI_Aint disp,
+                                      uint64_t bound);
+
 /* Displacement of unit u's portion of seg (disp_serial != 0), fetched from
- * u and cached if not cached (out of line). On failure logs under func
- * and returns DART_ERR_OTHER. */
+ * u and cached (out of line; the growth segment's from u's pool page,
+ * with its committed size). On failure logs under func and returns
+ * DART_ERR_OTHER. */
 DART__HIDDEN __attribute__((noinline)) dart_ret_t
 dart__regdir_fetch(const char *func, const dart__segment_t *seg, int u,
                    MPI_Aint *disp);
@@ -240,9 +255,11 @@ static inline MPI_Aint dart__segment_lazy_disp(const dart__segment_t *seg,
                                                int u)
 {
   MPI_Aint d = seg->disp_pad;
+  uint64_t bound;
   if (u == seg->myid) return d;
   /* evicted by another thread since the resolver saw it: fetch again */
-  if (__builtin_expect(!dart__dispcache_find(seg->disp_serial, u, &d), 0))
+  if (__builtin_expect(!dart__dispcache_find(seg->disp_serial, u, &d, &bound),
+                       0))
     dart__regdir_fetch("global memory access", seg, u, &d);
   return d;
 }
@@ -270,11 +287,17 @@ dart__segment_fast(dart_gptr_t gptr, size_t nbytes, dart__segment_t **segp)
   *segp = seg;
   char *b = dart__segment_mapped(seg, u);
   if (__builtin_expect(b != NULL, 1)) return b + off;
-  /* A peer's displacement not cached yet: the cold path fetches it. */
-  MPI_Aint d;
-  if (__builtin_expect(seg->disp_serial != 0, 0) && u != seg->myid &&
-      !dart__dispcache_find(seg->disp_serial, u, &d))
-    *segp = NULL;
+  /* A peer's displacement not cached yet, or the access goes past what
+   * the caller knows is committed: the cold path fetches it again. */
+  if (__builtin_expect(seg->disp_serial != 0, 0)) {
+    MPI_Aint d;
+    uint64_t end = off + nbytes, bound;
+    if (u == seg->myid
+            ? end > __atomic_load_n(&seg->lazy_end, __ATOMIC_RELAXED)
+            : !dart__dispcache_find(seg->disp_serial, u, &d, &bound) ||
+                  end > bound)
+      *segp = NULL;
+  }
   return NULL;
 }
 
@@ -295,18 +318,24 @@ static inline MPI_Aint dart__segment_disp(const dart__segment_t *seg, int u,
 DART__HIDDEN __attribute__((cold, noinline)) dart_ret_t
 dart__segment_resolve_failed(const char *func, dart_gptr_t gptr, size_t nbytes);
 
-/* The cold path of dart__segment_resolve: an access past what the caller
- * knows of a unit's committed growth of the dart_memalloc pool asks that
- * unit's committed size again and retries; a peer's registration
- * displacement not cached yet is fetched (DART_ERR_OTHER if that fails);
- * anything else logs one line naming func and returns DART_ERR_INVAL. */
+/* The cold path of dart__segment_resolve: a peer's displacement not
+ * cached yet, or an access past what the caller knows of a unit's
+ * committed growth of the dart_memalloc pool, fetches it again from that
+ * unit and retries (DART_ERR_OTHER if the fetch fails); anything else
+ * logs one line naming func and returns DART_ERR_INVAL. */
 DART__HIDDEN __attribute__((cold, noinline)) dart_ret_t
 dart__segment_resolve_retry(const char *func, dart_gptr_t gptr, size_t nbytes,
                             dart__target_t *t);
 
-/* Learns how much of unit u's growth portion is committed now (pool.c);
- * true if more than the caller knew. */
-DART__HIDDEN bool dart__pool_grow_refresh(int u);
+/* Reads peer u's growth address and committed size from its pool page
+ * (pool.c) into the cache; *disp is the address. DART_ERR_OTHER (logged
+ * under func) if that fails. */
+DART__HIDDEN dart_ret_t dart__pool_grow_fetch(const char *func, int u,
+                                              MPI_Aint *disp);
+
+/* Bytes of unit u's portion of seg the caller may reach as far as it
+ * knows now (the portion, or less in the growth segment): messages. */
+DART__HIDDEN uint64_t dart__segment_reach(const dart__segment_t *seg, int u);
 
 /*
  * dart__segment_fast with logging, filling *t: on failure logs one line

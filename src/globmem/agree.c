@@ -207,6 +207,7 @@ static dart_ret_t agree_sizes(const char *func, dart__segment_t *seg,
   seg->sym_size = seg->size;
   if (!same_pad && seg->kind == DART__SEG_REGISTER) {
     seg->disp_serial = dart__regdir_serial();
+    seg->lazy_end = UINT64_MAX; /* sizes bound it */
     same_pad = true;
   }
   if (same_size && same_pad) return DART_OK;

@@ -52,6 +52,8 @@ static size_t pool_bytes(size_t requested)
  * DART's page in front of every pool portion, reached by node peers by
  * load/store and by everybody through MPI:
  *   bytes 0-7     the lock word of emulated atomics (transport/atomic.c)
+ *   bytes 8-11    the committed size of the growth segment, in pages
+ *   bytes 16-23   the growth segment's MPI address (its displacement)
  *   bytes 64-     the accumulate gate and the announcement slots of node
  *                 peers (transport/cpu_gate.h), cache-line aligned
  */
@@ -90,16 +92,23 @@ static void hide_prefix(dart__segment_t *seg, size_t n)
  * Node peers reach growth memory through MPI, not load/store.
  *
  * Every unit's committed size bounds what global pointers reach of its
- * growth portion (the segment's per-unit sizes): the caller's own is
- * exact, others' are what the caller last learnt. Each unit publishes its
- * committed size (in pages) in its pool page, where a unit whose access
- * falls beyond what it knows reads it again (dart__pool_grow_refresh).
+ * growth portion: the caller's own is exact (seg->lazy_end), others' are
+ * what the caller last learnt. Nothing about the growth of peers is kept
+ * per unit (issue 23): each unit publishes its committed size (in pages)
+ * and the address of its reservation (its displacement in the dynamic
+ * window) in its pool page; a unit reads both on its first access to a
+ * peer's growth, and again when an access falls beyond what it knows,
+ * into the process-wide displacement cache of registrations (regdir.c),
+ * whose entries carry a bound (dart__pool_grow_fetch). A unit alone keeps
+ * its committed size as the segment's one-entry sizes array.
  */
 #define GROW_RESERVE ((size_t)1 << 40)
 #define GROW_PIECES 48
 #define GROW_PAGE ((size_t)4096)
-/* The published committed size, in pages, in the pool page. */
+/* The published committed size (uint32_t, pages) and address (MPI_Aint)
+ * in the pool page. */
 #define GROW_PUBLISHED_AT 8
+#define GROW_ADDRESS_AT 16
 
 static dart__segment_t *grow_seg;
 static locked_buddy_t grow;
@@ -129,13 +138,12 @@ static dart_ret_t grow_segment(dart__team_t *all, char *base, size_t size)
   grow_seg = g;
   g->segid = DART__SEG_POOL_GROWTH;
   g->base = base;
-  /* Nothing committed yet on any unit. */
-  g->sizes = calloc((size_t)all->size, sizeof *g->sizes);
   /* Mapped bases: only the caller's, and only without a window. */
-  if (g->sizes == NULL || dart__segment_own_bases(g) != DART_OK)
-    return DART_ERR_NOMEM;
+  if (dart__segment_own_bases(g) != DART_OK) return DART_ERR_NOMEM;
   if (all->size == 1) { /* no window: load/store and CPU atomics */
     g->own_bases[0] = base;
+    /* nothing committed yet */
+    if ((g->sizes = calloc(1, sizeof *g->sizes)) == NULL) return DART_ERR_NOMEM;
     dart__segment_set_atomics(g);
   } else {
     /* Agreed: every unit has the same budget this early. */
@@ -143,11 +151,12 @@ static dart_ret_t grow_segment(dart__team_t *all, char *base, size_t size)
         "dart_init", all, dart__mpi_objects_left(), &g->win, &g->osc);
     if (ret != DART_OK) return ret;
     g->own_base = base;
-    MPI_Aint mine;
-    g->disp_pads = malloc((size_t)all->size * sizeof *g->disp_pads);
-    if (g->disp_pads == NULL) return DART_ERR_NOMEM;
-    DART__MPI(MPI_Get_address(base, &mine));
-    DART__MPI(dart__mpi_allgather(&mine, 1, MPI_AINT, g->disp_pads, all->comm));
+    DART__MPI(MPI_Get_address(base, &g->disp_pad));
+    /* Published before dart_init's closing barrier; peers fetch it. */
+    *(MPI_Aint *)(void *)(pool_seg->base - POOL_RESERVED + GROW_ADDRESS_AT) =
+        g->disp_pad;
+    g->disp_serial = dart__regdir_serial();
+    g->lazy_end = 0;
   }
   dart__segtable_publish(all->segs, g->segid, g);
   return DART_OK;
@@ -223,7 +232,10 @@ static int grow_attach(size_t end)
   }
   DART_LOG_DEBUG("local pool grown by %zu bytes", next - grow_attached);
   grow_attached = next;
-  __atomic_store_n(&grow_seg->sizes[dart__g.myid], next, __ATOMIC_RELEASE);
+  if (grow_seg->sizes != NULL) /* alone */
+    __atomic_store_n(&grow_seg->sizes[0], next, __ATOMIC_RELEASE);
+  else
+    __atomic_store_n(&grow_seg->lazy_end, (uint64_t)next, __ATOMIC_RELEASE);
   uint32_t *w = grow_published(dart__g.myid);
   if (w != NULL)
     __atomic_store_n(w, (uint32_t)(next / GROW_PAGE), __ATOMIC_RELEASE);
@@ -251,25 +263,38 @@ static int grow_alloc(size_t bytes, uint64_t *off)
   return rc;
 }
 
-bool dart__pool_grow_refresh(int u)
+dart_ret_t dart__pool_grow_fetch(const char *func, int u, MPI_Aint *disp)
 {
   dart__segment_t *g = grow_seg;
-  if (g == NULL || u < 0 || u >= g->nunits || u == dart__g.myid) return false;
+  if (g == NULL || g->disp_serial == 0 || u < 0 || u >= g->nunits ||
+      u == dart__g.myid)
+    return DART_ERR_OTHER;
   uint32_t pages = 0;
+  MPI_Aint addr = 0;
   uint32_t *w = grow_published(u);
-  if (w != NULL) {
+  dart_ret_t ret = DART_OK;
+  if (w != NULL) { /* a node peer's page: loads */
     pages = __atomic_load_n(w, __ATOMIC_ACQUIRE);
+    addr =
+        *(const MPI_Aint *)(const void *)((const char *)w - GROW_PUBLISHED_AT +
+                                          GROW_ADDRESS_AT);
   } else {
-    MPI_Aint disp = dart__segment_disp(pool_seg, u, 0) -
-                    (MPI_Aint)(POOL_RESERVED - GROW_PUBLISHED_AT);
-    if (dart__mpi_get_word("dart_memalloc pool growth", pool_seg->win, u, disp,
-                           &pages, MPI_UINT32_T) != DART_OK)
-      return false;
+    MPI_Aint page =
+        dart__segment_disp(pool_seg, u, 0) - (MPI_Aint)POOL_RESERVED;
+    ret = dart__mpi_get_word(func, pool_seg->win, u, page + GROW_PUBLISHED_AT,
+                             &pages, MPI_UINT32_T);
+    if (ret == DART_OK)
+      ret = dart__mpi_get_word(func, pool_seg->win, u, page + GROW_ADDRESS_AT,
+                               &addr, MPI_AINT);
   }
-  size_t now = (size_t)pages * GROW_PAGE;
-  if (now <= __atomic_load_n(&g->sizes[u], __ATOMIC_RELAXED)) return false;
-  __atomic_store_n(&g->sizes[u], now, __ATOMIC_RELAXED);
-  return true;
+  if (ret != DART_OK) {
+    dart__log(DART__LOG_ERROR, func,
+              "cannot read the dart_memalloc growth of unit %d", u);
+    return DART_ERR_OTHER;
+  }
+  dart__dispcache_put(g->disp_serial, u, addr, (uint64_t)pages * GROW_PAGE);
+  *disp = addr;
+  return DART_OK;
 }
 
 /* Whether the system would commit bytes more right now (asked the way

@@ -128,8 +128,8 @@ dart_ret_t dart__regdir_publish(const char *func, dart__segment_t *seg)
   return DART_OK;
 }
 
-/* Stores (serial, u) -> disp in the cache (sequence-lock write). */
-static void cache_put(uint32_t serial, int u, MPI_Aint disp)
+/* Sequence-lock write of one entry. */
+void dart__dispcache_put(uint32_t serial, int u, MPI_Aint disp, uint64_t bound)
 {
   dart__dispcache_entry_t *e =
       &dart__dispcache[dart__dispcache_slot(serial, u)];
@@ -140,6 +140,7 @@ static void cache_put(uint32_t serial, int u, MPI_Aint disp)
   __atomic_store_n(&e->serial, serial, __ATOMIC_RELAXED);
   __atomic_store_n(&e->unit, (int32_t)u, __ATOMIC_RELAXED);
   __atomic_store_n(&e->disp, disp, __ATOMIC_RELAXED);
+  __atomic_store_n(&e->bound, bound, __ATOMIC_RELAXED);
   __atomic_store_n(&e->seq, s + 2, __ATOMIC_RELEASE);
   if (dart__g.multithreaded) pthread_mutex_unlock(&cache_mutex);
 }
@@ -151,6 +152,8 @@ dart_ret_t dart__regdir_fetch(const char *func, const dart__segment_t *seg,
     *disp = seg->disp_pad;
     return DART_OK;
   }
+  /* The growth segment publishes in the pool page instead. */
+  if (seg->kind == DART__SEG_POOL) return dart__pool_grow_fetch(func, u, disp);
   struct dart__regdir *dir = seg->team->segs->regdir;
   int i = dir_index(seg->segid), k = i / DIR_CHUNK;
   MPI_Aint d = 0;
@@ -168,7 +171,7 @@ dart_ret_t dart__regdir_fetch(const char *func, const dart__segment_t *seg,
     *disp = seg->disp_pad;
     return DART_ERR_OTHER;
   }
-  cache_put(seg->disp_serial, u, d);
+  dart__dispcache_put(seg->disp_serial, u, d, UINT64_MAX);
   *disp = d;
   return DART_OK;
 }

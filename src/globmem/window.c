@@ -1012,14 +1012,12 @@ dart_ret_t dart__segment_resolve_retry(const char *func, dart_gptr_t gptr,
 {
   dart__segment_t *seg = NULL;
   char *local = NULL;
-  if (gptr.teamid == DART_TEAM_ALL && gptr.segid == DART__SEG_POOL_GROWTH &&
-      dart__pool_grow_refresh(gptr.unitid))
-    local = dart__segment_fast(gptr, nbytes, &seg);
   dart__segment_t *lazy = dart__segment_get(gptr.teamid, gptr.segid);
-  if (seg == NULL && lazy != NULL && lazy->disp_serial != 0 &&
-      (unsigned)gptr.unitid < (unsigned)lazy->nunits) {
-    /* in range and the peer's displacement unknown: fetch it, then the
-     * usual checks again */
+  if (lazy != NULL && lazy->disp_serial != 0 &&
+      (unsigned)gptr.unitid < (unsigned)lazy->nunits &&
+      gptr.unitid != lazy->myid) {
+    /* a peer's displacement (and growth) unknown or stale: fetch it, then
+     * the usual checks again */
     MPI_Aint d;
     if (dart__regdir_fetch(func, lazy, gptr.unitid, &d) != DART_OK)
       return DART_ERR_OTHER;
@@ -1031,6 +1029,19 @@ dart_ret_t dart__segment_resolve_retry(const char *func, dart_gptr_t gptr,
   t->disp = dart__segment_disp(seg, t->unit, gptr.addr_or_offs.offset);
   t->local = local;
   return DART_OK;
+}
+
+uint64_t dart__segment_reach(const dart__segment_t *seg, int u)
+{
+  uint64_t n = dart__segment_portion(seg, u), bound = UINT64_MAX;
+  MPI_Aint d;
+  if (seg->disp_serial != 0) {
+    if (u == seg->myid)
+      bound = __atomic_load_n(&seg->lazy_end, __ATOMIC_RELAXED);
+    else if (!dart__dispcache_find(seg->disp_serial, u, &d, &bound))
+      bound = UINT64_MAX;
+  }
+  return n < bound ? n : bound;
 }
 
 dart_ret_t dart__segment_resolve_error(const char *func, dart_gptr_t gptr,
@@ -1056,9 +1067,10 @@ dart_ret_t dart__segment_resolve_error(const char *func, dart_gptr_t gptr,
   default: {
     dart__segment_t *s = dart__segment_get(gptr.teamid, gptr.segid);
     dart__log(DART__LOG_ERROR, func,
-              "access of %zu bytes at offset %llu exceeds the %zu-byte portion "
-              "of unit %d in segment %d of team %d",
-              nbytes, off, dart__segment_portion(s, unit), unit, seg, team);
+              "access of %zu bytes at offset %llu exceeds the %llu-byte "
+              "portion of unit %d in segment %d of team %d",
+              nbytes, off, (unsigned long long)dart__segment_reach(s, unit),
+              unit, seg, team);
   }
   }
   return DART_ERR_INVAL;

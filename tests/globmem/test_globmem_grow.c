@@ -105,7 +105,7 @@ static void test_bounds(void)
   for (size_t i = 0; i < nm; i++) m[i] = pat(me, i);
   dart__segment_t *gs = dart__segment_get(DART_TEAM_ALL, DART__SEG_POOL_GROWTH);
   TEST_CHECK(gs != NULL);
-  unsigned long long mine = dart__segment_portion(gs, me), committed[64];
+  unsigned long long mine = dart__segment_reach(gs, me), committed[64];
   TEST_CHECK(mine >= more.addr_or_offs.offset + 2 * pool && mine < GIB);
   TEST_CHECK(MPI_Allgather(&mine, 1, MPI_UNSIGNED_LONG_LONG, committed, 1,
                            MPI_UNSIGNED_LONG_LONG,
