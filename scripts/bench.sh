@@ -4,7 +4,8 @@
 # regenerates docs/benchmarks.md, docs/bench/*.csv and docs/bench/*.png.
 #
 #   scripts/bench.sh [--quick] [--mpi openmpi|mpich|both] [--docs DIR]
-#                    [--multihost-only | --dash-only | --scale-only]
+#                    [--multihost-only | --dash-only | --scale-only |
+#                     --observe-only]
 #
 #   --quick  fewer sizes, iterations and trials: under a minute (CI).
 #   --mpi    MPI(s) to build and run with; default openmpi (the only one
@@ -17,6 +18,10 @@
 #            benchmarks.md (between its markers) and its CSV/PNG files.
 #   --scale-only  only the scale section (bench_scale, bench_init_mem,
 #            test_globmem_scale); rewrites that section and its files.
+#   --observe-only  only the statistics section (run_observe: the cost of
+#            the DART_STATS hooks, bench_onesided --ab, and paper_halo's
+#            matrix); rewrites that section and its files (about 10 min
+#            per MPI in full mode).
 #
 # The full run also measures across two hosts made on this machine by
 # scripts/multihost/dmh (the report's inter-host section, Open MPI only;
@@ -31,6 +36,7 @@ quick=0
 mh_only=0
 dash_only=0
 scale_only=0
+observe_only=0
 mpis=(openmpi)
 docs="$root/docs"
 while [ $# -gt 0 ]; do
@@ -41,7 +47,8 @@ while [ $# -gt 0 ]; do
     --multihost-only) mh_only=1 ;;
     --dash-only) dash_only=1 ;;
     --scale-only) scale_only=1 ;;
-    *) echo "usage: $0 [--quick] [--mpi openmpi|mpich|both] [--docs DIR] [--multihost-only | --dash-only | --scale-only]" >&2; exit 2 ;;
+    --observe-only) observe_only=1 ;;
+    *) echo "usage: $0 [--quick] [--mpi openmpi|mpich|both] [--docs DIR] [--multihost-only | --dash-only | --scale-only | --observe-only]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -381,6 +388,8 @@ for mpi in "${mpis[@]}"; do
   elif [ $scale_only -eq 1 ]; then
     run_scale "$dir"
     run_init_mem "$mpi" "$dir"
+  elif [ $observe_only -eq 1 ]; then
+    run_observe "$mpi" "$dir"
   else
     [ $mh_only -eq 1 ] || run_suite "$mpi" "$dir"
     run_multihost "$mpi" "$dir"
@@ -389,7 +398,8 @@ for mpi in "${mpis[@]}"; do
 done
 "$py" "$root/bench/paper/report.py" --results "$results" --docs "$docs" \
   --print-targets $([ $dash_only -eq 1 ] && echo --splice-dash) \
-  $([ $scale_only -eq 1 ] && echo --splice-scale) || status=1
+  $([ $scale_only -eq 1 ] && echo --splice-scale) \
+  $([ $observe_only -eq 1 ] && echo --splice-observe) || status=1
 echo "bench: wrote $docs/benchmarks.md in $(( $(date +%s) - start ))s" \
   "($([ $status -eq 0 ] && echo 'all benchmarks ran, all data checks passed' || echo 'FAILURES above'))"
 exit $status

@@ -13,7 +13,12 @@ Result files in one MPI's directory:
 import os
 import shutil
 
-from report_fmt import md_header
+from report_fmt import md_header, splice_section
+
+# Markers around the section (scripts/bench.sh --observe-only rewrites only
+# what is between them).
+BEGIN = "<!-- statistics: begin -->"
+END = "<!-- statistics: end -->"
 
 # Limits of issue 25 on the ratio stats on / stats off (same run).
 ON_LIMIT = {"node": 1.10, "rma": 1.03}
@@ -74,44 +79,77 @@ def ab_rows(res):
     return rows
 
 
-def section_observe(res, docs):
-    out = ["## Statistics (DART_STATS): cost and communication matrix\n"]
+def _method(nruns):
+    return (
+        "`bench/bench_onesided --ab`, 2 units: each operation timed in "
+        "alternating batches with the statistics counting and not "
+        "counting (the flag the hooks test, switched between batches of "
+        "one process); per round the best of 3 batches of each, then the "
+        "median over the rounds of the per-round ratio. %d run(s) per "
+        "path; times and ratios are medians over the runs, in brackets "
+        "the range of the runs' medians (with one run: the range over "
+        "its rounds). *No hooks*: the same program linked with a DART "
+        "built with `-DDART_OBSERVE_HOOKS=OFF`, run alternately with the "
+        "normal build; off / no hooks is the ratio of the off times of "
+        "the runs made one after the other (separate processes, so it "
+        "carries the run-to-run noise). node: the units' own node "
+        "(load/store); rma: `DART_SIM_NODE_SIZE=1` (MPI RMA).\n" % nruns)
+
+
+def cost_table(res):
+    """The A/B cost table of one MPI (Markdown lines)."""
     rows = ab_rows(res)
     if not rows:
-        out.append("_not run_\n")
-    else:
-        nruns = max(r["runs"] for r in rows)
-        out.append(
-            "`bench/bench_onesided --ab`, 2 units: each operation timed in "
-            "alternating batches with the statistics counting and not "
-            "counting (the flag the hooks test, switched between batches of "
-            "one process); per round the best of 3 batches of each, then the "
-            "median over the rounds of the per-round ratio. %d run(s) per "
-            "path; times and ratios are medians over the runs, in brackets "
-            "the range of the runs' medians (with one run: the range over "
-            "its rounds). *No hooks*: the same program linked with a DART "
-            "built with `-DDART_OBSERVE_HOOKS=OFF`, run alternately with the "
-            "normal build; off / no hooks is the ratio of the off times of "
-            "the runs made one after the other (separate processes, so it "
-            "carries the run-to-run noise). node: the units' own node "
-            "(load/store); rma: `DART_SIM_NODE_SIZE=1` (MPI RMA).\n"
-            % nruns)
-        out += md_header("path", "operation", "off ns", "on ns",
-                         "on / off [range]", "limit", "no hooks ns",
-                         "off / no hooks [range]")
-        for r in rows:
-            lim = ON_LIMIT[r["path"]]
-            on_cell = _cell(r["on_off"], r["on_lo"], r["on_hi"])
-            if r["on_off"] > lim:
-                on_cell += " **over**"
-            nh = ("%.2f" % r["nh"], _cell(r["off_nh"], r["nh_lo"], r["nh_hi"])) \
-                if r["off_nh"] is not None else ("-", "not run (quick mode)")
-            out.append("| %s | %s | %.2f | %.2f | %s | %.2f | %s | %s |" % (
-                r["path"], r["op"], r["off"], r["on"], on_cell, lim, nh[0],
-                nh[1]))
-        out.append("")
-    out += matrix_figures(res, docs)
-    return "\n".join(out)
+        return ["_not run_\n"]
+    out = md_header("path", "operation", "off ns", "on ns",
+                    "on / off [range]", "limit", "no hooks ns",
+                    "off / no hooks [range]")
+    for r in rows:
+        lim = ON_LIMIT[r["path"]]
+        on_cell = _cell(r["on_off"], r["on_lo"], r["on_hi"])
+        if r["on_off"] > lim:
+            on_cell += " **over**"
+        nh = ("%.2f" % r["nh"], _cell(r["off_nh"], r["nh_lo"], r["nh_hi"])) \
+            if r["off_nh"] is not None else ("-", "not run (quick mode)")
+        out.append("| %s | %s | %.2f | %.2f | %s | %.2f | %s | %s |" % (
+            r["path"], r["op"], r["off"], r["on"], on_cell, lim, nh[0],
+            nh[1]))
+    out.append("")
+    return out
+
+
+def section_observe(results, docs):
+    """The whole section for every MPI (with its markers)."""
+    out = [BEGIN, "## Statistics (DART_STATS): cost and communication "
+           "matrix (issue 25)\n"]
+    meta = results[0].meta
+    out.append("Measured %s, DART commit %s, %s mode, load average %s before "
+               "and %s after (`scripts/bench.sh --observe-only` refreshes "
+               "this section alone; docs/profiling.md explains the hooks).\n"
+               % (meta.get("date", "?"), meta.get("commit", "?"),
+                  meta.get("mode", "?"), meta.get("load_before", "?"),
+                  meta.get("load_after", "?")))
+    nruns = max([r["runs"] for res in results for r in ab_rows(res)] or [0])
+    if nruns:
+        out.append(_method(nruns))
+    for res in results:
+        out.append("### Cost of the hooks (%s)\n" % res.mpi)
+        out += cost_table(res)
+        out += matrix_figures(res, docs)
+    out.append(END)
+    return "\n".join(out) + "\n"
+
+
+def splice_observe(md, results, docs):
+    """--observe-only: rewrites the section in the report at md and copies
+    its CSV files to docs/bench."""
+    splice_section(md, section_observe(results, docs), BEGIN, END)
+    for res in results:
+        for key in res.data:
+            if key.startswith("obs_"):
+                shutil.copy(os.path.join(res.dir, key + ".csv"),
+                            os.path.join(docs, "bench",
+                                         "%s_%s.csv" % (res.mpi, key)))
 
 
 def matrix_figures(res, docs):

@@ -10,11 +10,13 @@
  * and locks (the time-stamp counter where it is invariant; the trace reads
  * the system clock around every call that is not a plain copy). Every
  * thread counts into its own record (thread-local, no locks, no atomics):
- * a put, get or atomic looks up its (target, kind, path) entry in a small
- * direct-mapped table and adds to it inline; misses go out of line, into
- * per kind and path counters (count, bytes, time spent inside calls that
- * may wait) and a bounded hash of targets (DART_STATS_TARGETS entries;
- * targets beyond it are summed in one "other" entry). Tracing appends one
+ * a put, get or atomic first compares its target with the last one of its
+ * kind and path (a thread-local entry at a fixed address: one compare and
+ * two additions), then looks in a small direct-mapped table of targets, and
+ * adds inline to the entry it finds; misses go out of line, into per kind
+ * and path counters (count, bytes, time spent inside calls that may wait)
+ * and a bounded hash of targets (DART_STATS_TARGETS entries; targets
+ * beyond it are summed in one "other" entry). Tracing appends one
  * event per call to a bounded per-thread buffer that is written out when
  * full and at dart_exit.
  */
@@ -89,12 +91,14 @@ typedef struct {
 } dart__obs_peer_t;
 
 /*
- * The inline counters: for each data kind and path (shm, mpi) a
- * direct-mapped table of target units (entry: unit & 63). An operation
- * whose entry is present is two additions; anything else (first use, a
+ * The inline counters: for each data kind and path (shm, mpi) the last
+ * target (dart__obs_last) and a direct-mapped table of target units
+ * (entry: unit & 63). An operation to the last target, or whose table
+ * entry is present, is two additions; anything else (first use, a
  * collision, the trace, a quiet section, the other kinds) goes out of
- * line, which moves the entry it replaces into the counters and the
- * matrix row. Key: the unit with its top bit flipped, 0 is empty.
+ * line, which moves the last target into the table and the table entry it
+ * replaces into the counters and the matrix row. Table key: the unit with
+ * its top bit flipped, 0 is empty.
  */
 #define DART__OBS_NSLOTS 64
 typedef struct {
@@ -106,9 +110,18 @@ static inline uint32_t dart__obs_key(int gunit)
 {
   return (uint32_t)gunit ^ 0x80000000u;
 }
+/* The last target of one kind and path: unit -1 if none. */
+typedef struct {
+  int32_t unit;
+  uint64_t ops, bytes;
+} dart__obs_last_t;
+
 /* A thread's record (observe.c). */
 typedef struct dart__obs_thread {
   dart__obs_slot_t slot[DART__OBS_NDATA][2][DART__OBS_NSLOTS];
+  /* the thread's dart__obs_last while it runs, NULL once it ended (then
+   * folded in here) */
+  dart__obs_last_t (*last)[2];
   uint64_t count[DART__OBS_NKINDS][DART__OBS_NPATHS];
   uint64_t bytes[DART__OBS_NKINDS][DART__OBS_NPATHS];
   uint64_t ns[DART__OBS_NKINDS][DART__OBS_NPATHS]; /* ticks if obs.tsc */
@@ -130,6 +143,12 @@ typedef struct dart__obs_thread {
  * thread's first operation, in a quiet section) an empty one that is only
  * read, so that every lookup misses. Never NULL. */
 extern __thread dart__obs_thread_t *dart__obs_self DART__OBS_TLS DART__HIDDEN;
+/* The calling thread's last target per data kind and path (shm, mpi): a
+ * fixed address, so that a hit is one compare and two additions. Outside a
+ * thread's record (observe.c folds it in when the target changes, in a
+ * quiet section, at thread exit and at dart_exit). */
+extern __thread dart__obs_last_t dart__obs_last[DART__OBS_NDATA]
+                                               [2] DART__OBS_TLS DART__HIDDEN;
 
 /* Monotonic nanoseconds, never 0. */
 DART__HIDDEN uint64_t dart__obs_now(void);
@@ -162,6 +181,12 @@ DART__HIDDEN int dart__obs_coll_kind(const char *func);
 static inline bool dart__obs_hit(int kind, int path, int gunit, size_t bytes)
 {
   if (kind >= DART__OBS_NDATA || path > DART__OBS_MPI) return false;
+  dart__obs_last_t *l = &dart__obs_last[kind][path];
+  if (__builtin_expect(l->unit == gunit, 1)) {
+    l->ops++;
+    l->bytes += bytes;
+    return true;
+  }
   dart__obs_slot_t *e =
       &dart__obs_self
            ->slot[kind][path][(uint32_t)gunit & (DART__OBS_NSLOTS - 1)];

@@ -22,7 +22,22 @@ const int dart__obs_hooks = DART__OBS_HOOKS;
 /* Read only: all keys 0, so every lookup in it misses. */
 static dart__obs_thread_t obs_empty;
 __thread dart__obs_thread_t *dart__obs_self = &obs_empty;
+#define LAST_NONE                                                              \
+  {                                                                            \
+    -1, 0, 0                                                                   \
+  }
+_Static_assert(DART__OBS_NDATA == 5, "one initializer per data kind");
+__thread dart__obs_last_t dart__obs_last[DART__OBS_NDATA][2] = {
+    {LAST_NONE, LAST_NONE},
+    {LAST_NONE, LAST_NONE},
+    {LAST_NONE, LAST_NONE},
+    {LAST_NONE, LAST_NONE},
+    {LAST_NONE, LAST_NONE}};
+#undef LAST_NONE
 static __thread dart__obs_thread_t *obs_mine; /* this thread's record */
+/* Thread exit: its last targets are folded into its record. */
+static pthread_key_t obs_exit_key;
+static pthread_once_t obs_exit_once = PTHREAD_ONCE_INIT;
 static uint64_t tsc0, ns0; /* statistics clock at dart_init (obs.tsc) */
 
 static pthread_mutex_t obs_mtx = PTHREAD_MUTEX_INITIALIZER;
@@ -116,15 +131,54 @@ static void peer_add(dart__obs_thread_t *s, int32_t unit, uint64_t ops,
   p->bytes += bytes;
 }
 
+static void peer_count(dart__obs_thread_t *s, int kind, int gunit, uint64_t ops,
+                       uint64_t bytes);
+
+/* Moves s's last targets into its counters and matrix row (the caller
+ * holds obs_mtx, or s is its own record). */
+static void last_fold(dart__obs_thread_t *s)
+{
+  if (s->last == NULL) return;
+  for (int k = 0; k < DART__OBS_NDATA; k++)
+    for (int p = 0; p < 2; p++) {
+      dart__obs_last_t *l = &s->last[k][p];
+      if (l->unit >= 0) {
+        s->count[k][p] += l->ops;
+        s->bytes[k][p] += l->bytes;
+        peer_count(s, k, l->unit, l->ops, l->bytes);
+      }
+      *l = (dart__obs_last_t){.unit = -1};
+    }
+}
+
+static void thread_exit(void *arg)
+{
+  dart__obs_thread_t *s = arg;
+  pthread_mutex_lock(&obs_mtx);
+  last_fold(s);
+  s->last = NULL; /* the thread-local entries go away with the thread */
+  pthread_mutex_unlock(&obs_mtx);
+}
+
+static void exit_key_create(void)
+{
+  if (pthread_key_create(&obs_exit_key, thread_exit) != 0)
+    DART_LOG_ERROR("DART_STATS: pthread_key_create failed: the counts of "
+                   "threads that end before dart_exit may be incomplete");
+}
+
 static dart__obs_thread_t *thread_register(void)
 {
   dart__obs_thread_t *s = calloc(1, sizeof *s);
   if (s == NULL) return NULL;
+  pthread_once(&obs_exit_once, exit_key_create);
   pthread_mutex_lock(&obs_mtx);
   s->tid = obs_nthreads++;
   s->next = obs_threads;
+  s->last = dart__obs_last;
   obs_threads = s;
   pthread_mutex_unlock(&obs_mtx);
+  pthread_setspecific(obs_exit_key, s);
   obs_mine = s;
   return s;
 }
@@ -144,6 +198,7 @@ void dart__obs_quiet(int delta)
   if (s == NULL) return;
   s->quiet += delta;
   dart__obs_self = s->quiet > 0 ? &obs_empty : s;
+  if (s->quiet > 0) last_fold(s); /* every call now misses */
 }
 
 /* Adds ops and bytes of one target to the matrix row (data kinds only). */
@@ -182,12 +237,24 @@ void dart__obs_record(int kind, int path, int gunit, size_t bytes, uint64_t t0)
   dart__obs_self = s;
   if (t0 == 0 && !dart__obs.trace && kind < DART__OBS_NDATA &&
       path <= DART__OBS_MPI && gunit >= 0) {
-    /* the entry now goes to this unit (its previous owner is counted) */
+    /* gunit becomes the last target; the one it replaces goes to its
+     * table entry (whose previous owner is counted) */
+    int32_t u = gunit;
+    uint64_t ops = 1, nbytes = bytes;
+    if (s->last != NULL) {
+      dart__obs_last_t *l = &s->last[kind][path];
+      u = l->unit, ops = l->ops, nbytes = l->bytes;
+      *l = (dart__obs_last_t){.unit = gunit, .ops = 1, .bytes = bytes};
+      if (u < 0) return;
+    }
     dart__obs_slot_t *e =
-        &s->slot[kind][path][(uint32_t)gunit & (DART__OBS_NSLOTS - 1)];
-    slot_spill(s, kind, path, e);
-    *e = (dart__obs_slot_t){
-        .key = dart__obs_key(gunit), .ops = 1, .bytes = bytes};
+        &s->slot[kind][path][(uint32_t)u & (DART__OBS_NSLOTS - 1)];
+    if (e->key != dart__obs_key(u)) {
+      slot_spill(s, kind, path, e);
+      e->key = dart__obs_key(u);
+    }
+    e->ops += ops;
+    e->bytes += nbytes;
     return;
   }
   uint64_t t1 = 0;
@@ -229,7 +296,9 @@ static void sum_threads(unit_sum_t *u, dart__obs_thread_t *row)
 {
   memset(u, 0, sizeof *u);
   double scale = tsc_scale();
+  pthread_mutex_lock(&obs_mtx);
   for (dart__obs_thread_t *s = obs_threads; s != NULL; s = s->next) {
+    last_fold(s);
     slots_spill(s);
     for (int k = 0; k < DART__OBS_NKINDS; k++)
       for (int p = 0; p < DART__OBS_NPATHS; p++) {
@@ -243,6 +312,7 @@ static void sum_threads(unit_sum_t *u, dart__obs_thread_t *row)
     row->other_ops += s->other_ops;
     row->other_bytes += s->other_bytes;
   }
+  pthread_mutex_unlock(&obs_mtx);
   u->other_ops = row->other_ops;
   u->other_bytes = row->other_bytes;
   u->npeers = row->used;
@@ -447,9 +517,14 @@ int dart__obs_fini(void)
     free(s->peers);
     int tid = s->tid;
     dart__obs_thread_t *next = s->next;
+    dart__obs_last_t(*last)[2] = s->last;
     memset(s, 0, sizeof *s);
     s->tid = tid;
     s->next = next;
+    s->last = last;
+    if (last != NULL)
+      for (int k = 0; k < DART__OBS_NDATA; k++)
+        for (int p = 0; p < 2; p++) last[k][p] = (dart__obs_last_t){.unit = -1};
   }
   pthread_mutex_unlock(&obs_mtx);
   return ret;
