@@ -20,6 +20,11 @@
  * or displacements of an allocation do does an MPI_Allgather of (size,
  * displacement) follow; a registration's differing displacements are
  * fetched from each unit when first needed (regdir.c).
+ *
+ * A deregistration where registrations have windows of their own ends
+ * with an agreement of its own (dart__segment_dereg_agree, one allreduce
+ * of D_LEN words), which frees the retired windows as soon as every unit
+ * has retired the same registrations.
  */
 #include <stdlib.h>
 
