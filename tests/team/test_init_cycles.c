@@ -2,6 +2,14 @@
  * One process survives many dart_init/dart_exit cycles without leaking:
  * MPI is initialized by the application, so DART must leave it running,
  * and the resident set size must not grow with the number of cycles.
+ *
+ * A leak grows the resident set in every stretch of cycles alike. The
+ * MPI's own pools do not: under load (units descheduled, messages
+ * arriving unexpected) Open MPI's free lists grow to a new high-water
+ * mark once and keep it (780 KiB in one CI run), so the test takes the
+ * RSS after each quarter of the measured cycles and requires the
+ * smallest quarter's growth to be small, with only a loose bound on the
+ * total.
  */
 #ifndef __has_feature
 #define __has_feature(x) 0
@@ -58,25 +66,37 @@ int main(int argc, char **argv)
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   int warmup = cycles / 10 > 20 ? cycles / 10 : 20;
   for (int i = 0; i < warmup; i++) cycle(argc, argv, i);
-  long before = rss_kib();
-  for (int i = warmup; i < cycles; i++) cycle(argc, argv, i);
-  long after = rss_kib();
+  long rss[5];
+  rss[0] = rss_kib();
+  int n = cycles - warmup;
+  for (int q = 0; q < 4; q++) {
+    for (int i = warmup + q * n / 4; i < warmup + (q + 1) * n / 4; i++)
+      cycle(argc, argv, i);
+    rss[q + 1] = rss_kib();
+  }
+  long before = rss[0], after = rss[4], least = after - before;
+  for (int q = 0; q < 4; q++)
+    if (rss[q + 1] - rss[q] < least) least = rss[q + 1] - rss[q];
   int flag = 0;
   MPI_Finalized(&flag);
   TEST_CHECK(!flag); /* DART left the application's MPI running */
   long growth = after - before;
-  printf("[unit %d] %d cycles, RSS %ld KiB -> %ld KiB\n", rank, cycles, before,
-         after);
-  /* A leak of even one small object per cycle would show as > 256 KiB.
-   * Under AddressSanitizer freed memory stays in its quarantine (RSS grows
-   * by design) and LeakSanitizer checks for leaks at exit instead. */
+  printf("[unit %d] %d cycles, RSS %ld KiB -> %ld -> %ld -> %ld -> %ld KiB\n",
+         rank, cycles, rss[0], rss[1], rss[2], rss[3], rss[4]);
+  /* A leak of one small object per cycle (some 400 bytes; 225 cycles per
+   * quarter by default) shows in every quarter as > 96 KiB. Under
+   * AddressSanitizer freed memory stays in its quarantine (RSS grows by
+   * design) and LeakSanitizer checks for leaks at exit instead. */
 #ifdef UNDER_ASAN
   if (rank == 0)
     printf("RSS growth not checked under AddressSanitizer (quarantine); "
            "LeakSanitizer checks leaks at exit\n");
-  growth = 0;
+  growth = least = 0;
 #endif
-  TEST_CHECK_MSG(growth < 256 + (before / 50), "RSS grew by %ld KiB", growth);
+  TEST_CHECK_MSG(least < 64 + before / 400,
+                 "RSS grew by at least %ld KiB in every quarter of the cycles",
+                 least);
+  TEST_CHECK_MSG(growth < 4096 + before / 10, "RSS grew by %ld KiB", growth);
   MPI_Finalize();
   return 0;
 }
