@@ -5,8 +5,8 @@
  * smallest collective) and to the raw MPI_Win_allocate + MPI_Win_free of
  * the same size, all measured in the same run, trial by trial
  * interleaved. Also dart_team_memregister + dart_team_memderegister of a
- * buffer of the same size (the whole cycle: with Open MPI the
- * deregistration frees the window itself, with MPICH it detaches), and the
+ * buffer of the same size (deregistration is local, collection happens at
+ * the next registration, so the loop measures the whole cycle), and the
  * cost of allocations while many are live: `live` allocations of 64 B are
  * made (time per allocation), then 1 KiB alloc + free is timed with all of
  * them live, then all are freed.

@@ -20,17 +20,11 @@
  * or displacements of an allocation do does an MPI_Allgather of (size,
  * displacement) follow; a registration's differing displacements are
  * fetched from each unit when first needed (regdir.c).
- *
- * A deregistration where registrations have windows of their own ends
- * with an agreement of its own (dart__segment_dereg_agree, one allreduce
- * of D_LEN words), which frees the retired windows as soon as every unit
- * has retired the same registrations.
  */
 #include <stdlib.h>
 
 #include "dart_watch.h"
 #include "globmem/globmem_internal.h"
-#include "transport/probe.h"
 
 /* Retired ids compared inside the agreement allreduce; more take one
  * allreduce of their own. */
@@ -170,6 +164,8 @@ static bool same_retired(const int64_t *v)
   return true;
 }
 
+/* One agreement allreduce on the team, by DART's collective wait policy
+ * (DART_COLL_WAIT) and watched as a collective of the team. */
 /* The policy's collective wait mode (dart__agree_set_policy). */
 static bool agree_block;
 
@@ -178,13 +174,12 @@ void dart__agree_set_policy(const dart__policy_t *policy)
   agree_block = policy->coll_block;
 }
 
-/* One agreement allreduce on the team, by DART's collective wait policy
- * (DART_COLL_WAIT) and watched as a collective of the team (what, segid). */
-static int team_allreduce(const char *func, const char *what,
-                          dart__team_t *team, int segid, int64_t *v, int len)
+static int agree_allreduce(const char *func, dart__segment_t *seg, int64_t *v,
+                           int len)
 {
-  DART__WATCH(func, what, (int)team->id, segid, DART__WATCH_NONE,
-              ++team->coll_seq);
+  dart__team_t *team = seg->team;
+  DART__WATCH(func, "MPI_Allreduce (allocation agreement)", (int)team->id,
+              seg->segid, DART__WATCH_NONE, ++team->coll_seq);
   int rc = agree_block ? MPI_Allreduce(MPI_IN_PLACE, v, len, MPI_INT64_T,
                                        MPI_MAX, team->comm)
                        : dart__mpi_allreduce(MPI_IN_PLACE, v, len, MPI_INT64_T,
@@ -192,13 +187,6 @@ static int team_allreduce(const char *func, const char *what,
   dart__watch_end();
   if (rc != MPI_SUCCESS) dart__mpi_log_error(func, "MPI_Allreduce", rc);
   return rc;
-}
-
-static int agree_allreduce(const char *func, dart__segment_t *seg, int64_t *v,
-                           int len)
-{
-  return team_allreduce(func, "MPI_Allreduce (allocation agreement)", seg->team,
-                        seg->segid, v, len);
 }
 
 /* Status, retirement count and segment id packed so that one equal key
@@ -364,77 +352,4 @@ dart_ret_t dart__segment_collect(const char *func, dart__team_t *team,
   for (int32_t i = 0; same && i < n; i++) same = k[i] == -k[n + i];
   free(k);
   return same ? free_retired(func, team, n) : DART_OK;
-}
-
-/* The complement of window.c's register_dynamic on teams with peers. */
-bool dart__register_windows(const dart__team_t *team)
-{
-  return team->size > 1 && !dart__caps.register_dynamic;
-}
-
-/* The deregistration vector. */
-enum {
-  D_STATUS, /* max only: worst status                          */
-  D_FAILED, /* max only: highest unit that failed, or -1        */
-  D_COUNT,
-  D_HASH = 4,
-  D_ONE = 6, /* the retired id if there is exactly one, else 0  */
-  D_LEN = 8
-};
-
-/* Fingerprint of a set of n retired ids, independent of their order: a
- * sum of mixed ids (62 bits, so that its negation fits). Equal sets give
- * equal values; unequal ones almost never do, and dart__segment_collect
- * compares exactly before anything is freed. */
-static int64_t retired_hash(const dart__segtable_t *tab, int32_t n)
-{
-  uint64_t h = 0;
-  for (int32_t i = 0; i < n; i++) {
-    uint64_t x = (uint64_t)(uint16_t)tab->retired[i]->segid;
-    x *= 0x9e3779b97f4a7c15ull;
-    x ^= x >> 31;
-    x *= 0xbf58476d1ce4e5b9ull;
-    h += x ^ (x >> 29);
-  }
-  return (int64_t)(h >> 2);
-}
-
-/*
- * The agreement that ends a deregistration on a team whose registrations
- * have windows of their own (collective; status: this unit's outcome so
- * far). One allreduce of D_LEN words combines the statuses and each
- * unit's count, fingerprint and (if it is the only one) id of retired
- * registrations. The worst status is returned on every unit. Equal
- * counts and fingerprints free the retired windows in id order at once:
- * a single id compared in the vector itself, several after the exact
- * comparison of dart__segment_collect (taken only when the sets match).
- */
-dart_ret_t dart__segment_dereg_agree(const char *func, dart__team_t *team,
-                                     dart_ret_t status)
-{
-  dart__segtable_t *tab = team->segs;
-  int32_t n = tab->nretired;
-  int64_t v[D_LEN];
-  v[D_STATUS] = status;
-  v[D_FAILED] = status != DART_OK ? team->myid : -1;
-  put_pair(v, D_COUNT, n);
-  put_pair(v, D_HASH, retired_hash(tab, n));
-  put_pair(v, D_ONE, n == 1 ? tab->retired[0]->segid : 0);
-  if (team_allreduce(func, "MPI_Allreduce (deregistration)", team,
-                     DART__WATCH_NONE, v, D_LEN) != MPI_SUCCESS)
-    return DART_ERR_OTHER;
-  dart_ret_t ret = (dart_ret_t)v[D_STATUS];
-  if (ret != DART_OK) {
-    if (status == DART_OK)
-      dart__log(DART__LOG_ERROR, func,
-                "team %d unit %lld failed its deregistration (%s)", team->id,
-                (long long)v[D_FAILED], dart__strerror(ret));
-    return ret;
-  }
-  if (n == 0 || !pair_equal(v, D_COUNT) || !pair_equal(v, D_HASH))
-    return DART_OK;
-  if (n == 1)
-    return pair_equal(v, D_ONE) ? free_retired(func, team, 1) : DART_OK;
-  sort_retired(tab);
-  return dart__segment_collect(func, team, n);
 }

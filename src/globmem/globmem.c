@@ -158,12 +158,15 @@ dart_ret_t dart_team_memalloc_aligned(dart_team_t teamid, size_t nelem,
 }
 
 /*
- * Common part of dart_team_memfree / dart_team_memderegister (team known):
- * the segment must exist and be of the expected kind.
+ * Common part of dart_team_memfree / dart_team_memderegister: NULL gptr is
+ * a no-op; the segment must exist and be of the expected kind.
  */
 static dart_ret_t free_collective(const char *func, dart_gptr_t gptr,
                                   bool registration)
 {
+  if (DART_GPTR_ISNULL(gptr)) return DART_OK;
+  dart__team_t *team = dart__team_lookup(func, gptr.teamid);
+  if (team == NULL) return DART_ERR_INVAL;
   dart__segment_t *seg = dart__segment_lookup(func, gptr);
   if (seg == NULL) return DART_ERR_INVAL;
   static const char *const owner[] = {
@@ -184,8 +187,6 @@ static dart_ret_t free_collective(const char *func, dart_gptr_t gptr,
 
 dart_ret_t dart_team_memfree(dart_gptr_t gptr)
 {
-  if (DART_GPTR_ISNULL(gptr)) return DART_OK;
-  if (dart__team_lookup(__func__, gptr.teamid) == NULL) return DART_ERR_INVAL;
   return free_collective(__func__, gptr, false);
 }
 
@@ -232,18 +233,7 @@ dart_ret_t dart_team_memregister(dart_team_t teamid, size_t nlelem,
   return register_memory(__func__, teamid, nlelem, dtype, addr, gptr);
 }
 
-/*
- * Where registrations have windows of their own, every member takes part
- * in one agreement, also after a failed local check (a bad segment on
- * some unit): all return the same status, and the retired windows are
- * freed as soon as every member has retired the same registrations.
- */
 dart_ret_t dart_team_memderegister(dart_gptr_t gptr)
 {
-  if (DART_GPTR_ISNULL(gptr)) return DART_OK;
-  dart__team_t *team = dart__team_lookup(__func__, gptr.teamid);
-  if (team == NULL) return DART_ERR_INVAL;
-  dart_ret_t ret = free_collective(__func__, gptr, true);
-  if (!dart__register_windows(team)) return ret;
-  return dart__segment_dereg_agree(__func__, team, ret);
+  return free_collective(__func__, gptr, true);
 }

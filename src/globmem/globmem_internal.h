@@ -35,13 +35,10 @@ DART__HIDDEN dart_ret_t dart__segment_destroy(const char *func,
                                               dart__segment_t *seg);
 
 /*
- * Local part of a deregistration: completes this unit's RMA on seg,
- * unpublishes it at once and detaches it from the team's dynamic window
- * (if it is attached there). A registration with a window of its own
- * (dart__register_windows) is retired: its window is freed collectively
- * by dart__segment_dereg_agree once every member has retired the same
- * registrations (any per-unit order of deregistration works), else at a
- * later creation on the team or when the team is destroyed.
+ * Deregistration, a local operation: unpublishes seg at once; its window is
+ * freed collectively later, at the first segment creation on the team at
+ * which every member has retired the same registrations (any per-unit
+ * order of deregistration works), or when the team is destroyed.
  */
 DART__HIDDEN dart_ret_t dart__segment_retire(const char *func,
                                              dart__segment_t *seg);
@@ -122,21 +119,6 @@ DART__HIDDEN dart_ret_t dart__segment_agree_step(const char *func,
                                                  dart__segment_t *seg,
                                                  dart_ret_t status, int count,
                                                  int *min_count);
-/* Do registrations on team get MPI windows of their own (team-wide; not
- * on one-unit teams nor where they attach to the dynamic window)? Then
- * every deregistration ends with dart__segment_dereg_agree. */
-DART__HIDDEN bool dart__register_windows(const dart__team_t *team);
-/*
- * The agreement that ends every deregistration on a team where
- * dart__register_windows holds (collective over team; one allreduce, plus
- * dart__segment_collect's when several retired registrations match):
- * status is this unit's outcome so far. Returns the worst status of all
- * members; frees the retired registrations in id order right away if
- * every member retired the same ones.
- */
-DART__HIDDEN dart_ret_t dart__segment_dereg_agree(const char *func,
-                                                  dart__team_t *team,
-                                                  dart_ret_t status);
 /* Frees retired registrations as the agreement decided (collective). */
 DART__HIDDEN dart_ret_t dart__segment_collect(const char *func,
                                               dart__team_t *team,

@@ -979,12 +979,7 @@ dart_ret_t dart__segment_retire(const char *func, dart__segment_t *seg)
   dart__handles_segment_freed(func, seg);
   dart_ret_t ret = DART_OK;
   /* the team's dynamic window; only dart_team_memderegister retires */
-  if (seg->borrowed)
-    ret = register_detach(func, seg);
-  else if (__atomic_load_n(&seg->mpi_used, __ATOMIC_RELAXED))
-    /* a window of its own, maybe freed later: this unit's RMA on it
-     * completes now, as on the dynamic window */
-    ret = dart__rma_complete(func, seg, DART__WATCH_NONE, DART__RMA_FLUSH_ALL);
+  if (seg->borrowed) ret = register_detach(func, seg);
   if (dart__segtable_retire(seg->team->segs, seg->segid, seg) != 0) {
     DART_LOG_ERROR("out of memory retiring segment %d of team %d", seg->segid,
                    seg->team->id);
