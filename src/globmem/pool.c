@@ -11,6 +11,7 @@
 
 #include "globmem/buddy.h"
 #include "globmem/globmem_internal.h"
+#include "transport/probe.h"
 #include "transport/progress.h"
 #include "transport/transport.h"
 
@@ -192,6 +193,15 @@ static uint32_t *grow_published(int u)
                    : NULL;
 }
 
+/* Pieces the growth may attach: never past the MPI's known limit per
+ * dynamic window (osc/ucx: its 33rd attach, or a detach after it, kills
+ * the process; transport/probe.c). */
+static int grow_pieces_max(void)
+{
+  int limit = dart__caps.attach_limit;
+  return limit > 0 && limit < GROW_PIECES ? limit : GROW_PIECES;
+}
+
 /* Makes [grow_attached, next) usable: committed, then attached. 0 or -1
  * (nothing changed then). */
 static int grow_commit(size_t next)
@@ -200,12 +210,11 @@ static int grow_commit(size_t next)
   size_t n = next - grow_attached;
   if (mprotect(p, n, PROT_READ | PROT_WRITE) != 0) return -1;
   if (grow_seg->win != MPI_WIN_NULL) {
-    int rc = grow_npieces == GROW_PIECES
-                 ? MPI_ERR_OTHER
-                 : MPI_Win_attach(grow_seg->win, p, (MPI_Aint)n);
+    bool full = grow_npieces == grow_pieces_max();
+    int rc =
+        full ? MPI_ERR_OTHER : MPI_Win_attach(grow_seg->win, p, (MPI_Aint)n);
     if (rc != MPI_SUCCESS) {
-      if (grow_npieces < GROW_PIECES)
-        dart__mpi_log_error("dart_memalloc", "MPI_Win_attach", rc);
+      if (!full) dart__mpi_log_error("dart_memalloc", "MPI_Win_attach", rc);
       mprotect(p, n, PROT_NONE);
       return -1;
     }
