@@ -16,9 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dart_test.h"
-
-static int me, nunits;
+#include "../onesided/os_common.h"
 
 /* Sum over the node domains' units (each unit once), and a hash of the
  * (unit, host) pairs in tree order. */
@@ -84,13 +82,7 @@ static void same_tree(dart_team_t team, uint64_t hash)
 
 int main(int argc, char **argv)
 {
-  TEST_OK(dart_init(&argc, &argv));
-  dart_global_unit_t id;
-  size_t n;
-  TEST_OK(dart_myid(&id));
-  TEST_OK(dart_size(&n));
-  me = id.id;
-  nunits = (int)n;
+  os_init(&argc, &argv);
 
   /* Odd units build DART_TEAM_ALL's tree while the even ones wait. */
   bool odd = me % 2 == 1;
