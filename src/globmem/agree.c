@@ -12,7 +12,10 @@
  * with Open MPI at 2 units): the portion size, one key packing the
  * reserved segment id, the status of the local checks and the number of
  * retired registrations, the window displacement of the portion, the MPI
- * objects left, and the id of a single retired registration. If the keys
+ * objects left, the id of a single retired registration, and, where
+ * dynamic windows hold few attachments, a registration's displacement in
+ * the team's dynamic window and the attachments left there (window.c
+ * chooses between that window and one of its own from them). If the keys
  * differ (an error on some unit, calls out of order, different retirement
  * counts) all units see it and follow with the full vector, which names
  * the failing unit and carries up to AGREE_RETIRED retired ids. Only if
@@ -25,6 +28,7 @@
 
 #include "dart_watch.h"
 #include "globmem/globmem_internal.h"
+#include "transport/probe.h"
 
 /* Retired ids compared inside the agreement allreduce; more take one
  * allreduce of their own. */
@@ -38,18 +42,23 @@ enum {
   A_NRETIRED,
   A_PAD = 8,
   A_LEFT = 10,    /* max only: -(MPI objects left)               */
-  A_RETIRED = 11, /* ids, then their negations                  */
+  A_DYN,          /* a registration's dynamic-window displacement */
+  A_ATTACH = 13,  /* max only: -(attachments left)               */
+  A_RETIRED = 14, /* ids, then their negations                  */
   A_LEN = A_RETIRED + 2 * AGREE_RETIRED
 };
 
-/* The fast vector. */
+/* The fast vector; the last three words only where registrations choose
+ * their window (dart__caps.register_limited). */
 enum {
   F_SIZE,
   F_KEY = 2,
   F_PAD = 4,
-  F_LEFT = 6, /* max only: -(MPI objects left)                   */
-  F_RETIRED,  /* the retired id if there is exactly one, else 0   */
-  FAST_LEN = F_RETIRED + 2
+  F_LEFT = 6,    /* max only: -(MPI objects left)                */
+  F_RETIRED,     /* the retired id if there is exactly one, else 0 */
+  F_DYN = 9,     /* a registration's dynamic-window displacement  */
+  F_ATTACH = 11, /* max only: -(attachments left)                 */
+  FAST_LEN
 };
 
 static int cmp_retired(const void *a, const void *b)
@@ -146,6 +155,8 @@ static int32_t contribution(const dart__segment_t *seg, dart_ret_t status,
   put_pair(v, A_NRETIRED, tab->nretired);
   put_pair(v, A_PAD, (int64_t)seg->disp_pad);
   v[A_LEFT] = -(int64_t)dart__mpi_objects_left();
+  put_pair(v, A_DYN, (int64_t)seg->dyn_disp);
+  v[A_ATTACH] = -(int64_t)seg->attach_left;
   int32_t n = tab->nretired;
   sort_retired(tab);
   for (int i = 0; i < AGREE_RETIRED; i++) {
@@ -196,6 +207,25 @@ static int64_t fast_key(const dart__segment_t *seg, dart_ret_t status)
   int32_t n = seg->team->segs->nretired;
   return ((int64_t)status << 48) | ((int64_t)(uint32_t)n << 16) |
          (int64_t)(uint16_t)seg->segid;
+}
+
+/*
+ * Where the dynamic window holds few attachments (dart__register_limited),
+ * a registration takes it if every unit has one left (min_left, the
+ * team's minimum, INT32_MAX where none is needed), with the displacements
+ * there (same_dyn: equal everywhere); else a window of its own, with the
+ * pads. Returns whether the chosen displacements are equal everywhere.
+ */
+static bool choose_window(dart__segment_t *seg, int64_t min_left, bool same_dyn,
+                          bool same_pad)
+{
+  if (seg->kind != DART__SEG_REGISTER || !dart__register_limited(seg->team))
+    return same_pad;
+  seg->attach_left = (int)min_left;
+  if (min_left < 1) return same_pad;
+  seg->reg_dynamic = true;
+  seg->disp_pad = seg->dyn_disp;
+  return same_dyn;
 }
 
 /* Sizes and displacements agreed: symmetric, or gathered per unit;
@@ -252,7 +282,9 @@ static dart_ret_t agree_full(const char *func, dart__segment_t *seg,
     return DART_ERR_OTHER;
   }
   seg->mpi_left = (int)-v[A_LEFT];
-  return agree_sizes(func, seg, pair_equal(v, A_SIZE), pair_equal(v, A_PAD));
+  bool same_pad = choose_window(seg, -v[A_ATTACH], pair_equal(v, A_DYN),
+                                pair_equal(v, A_PAD));
+  return agree_sizes(func, seg, pair_equal(v, A_SIZE), same_pad);
 }
 
 dart_ret_t dart__segment_agree(const char *func, dart__segment_t *seg,
@@ -267,8 +299,11 @@ dart_ret_t dart__segment_agree(const char *func, dart__segment_t *seg,
   v[F_LEFT] = -(int64_t)dart__mpi_objects_left();
   int64_t one = tab->nretired == 1 ? tab->retired[0]->segid : 0;
   put_pair(v, F_RETIRED, one);
-  if (agree_allreduce(func, seg, v, FAST_LEN) != MPI_SUCCESS)
-    return DART_ERR_OTHER;
+  put_pair(v, F_DYN, (int64_t)seg->dyn_disp);
+  v[F_ATTACH] = -(int64_t)seg->attach_left;
+  /* the same length on every unit: the probe's results are agreed */
+  int len = dart__caps.register_limited ? FAST_LEN : F_DYN;
+  if (agree_allreduce(func, seg, v, len) != MPI_SUCCESS) return DART_ERR_OTHER;
   if (!pair_equal(v, F_KEY)) return agree_full(func, seg, status, collect);
   /* Equal keys: the same status, retirement count and id everywhere. */
   if (status != DART_OK) return status;
@@ -280,7 +315,9 @@ dart_ret_t dart__segment_agree(const char *func, dart__segment_t *seg,
     *collect = n; /* compared by dart__segment_collect */
   }
   seg->mpi_left = (int)-v[F_LEFT];
-  return agree_sizes(func, seg, pair_equal(v, F_SIZE), pair_equal(v, F_PAD));
+  bool same_pad = choose_window(seg, -v[F_ATTACH], pair_equal(v, F_DYN),
+                                pair_equal(v, F_PAD));
+  return agree_sizes(func, seg, pair_equal(v, F_SIZE), same_pad);
 }
 
 dart_ret_t dart__segment_agree_step(const char *func, dart__segment_t *seg,

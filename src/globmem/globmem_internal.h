@@ -92,6 +92,13 @@ DART__HIDDEN dart_ret_t dart__heap_free(const char *func, dart__segment_t *seg);
 DART__HIDDEN dart_ret_t dart__heap_dynamic(const char *func, dart__team_t *team,
                                            int mpi_left, MPI_Win *win,
                                            dart__osc_t *osc);
+/* Does a registration on team choose between the dynamic window, which
+ * holds few attachments with this MPI, and a window of its own (decided
+ * in the agreement from every unit's attachments left)? */
+DART__HIDDEN bool dart__register_limited(const dart__team_t *team);
+/* Attachments the dart_memalloc growth may take on DART_TEAM_ALL's
+ * dynamic window (pool.c). */
+DART__HIDDEN int dart__pool_grow_pieces_max(void);
 /* Frees every chunk of team's heap (collective; segments freed before). */
 DART__HIDDEN dart_ret_t dart__heap_fini(const char *func, dart__team_t *team);
 

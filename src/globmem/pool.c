@@ -195,10 +195,13 @@ static uint32_t *grow_published(int u)
 
 /* Pieces the growth may attach: never past the MPI's known limit per
  * dynamic window (osc/ucx: its 33rd attach, or a detach after it, kills
- * the process; transport/probe.c). */
-static int grow_pieces_max(void)
+ * the process; transport/probe.c). Where registrations share the window
+ * of DART_TEAM_ALL with it (window.c), the growth takes half: doubling
+ * from the pool size, 16 pieces reach far beyond any memory. */
+int dart__pool_grow_pieces_max(void)
 {
   int limit = dart__caps.attach_limit;
+  if (limit > 0 && dart__caps.register_limited) limit /= 2;
   return limit > 0 && limit < GROW_PIECES ? limit : GROW_PIECES;
 }
 
@@ -210,7 +213,7 @@ static int grow_commit(size_t next)
   size_t n = next - grow_attached;
   if (mprotect(p, n, PROT_READ | PROT_WRITE) != 0) return -1;
   if (grow_seg->win != MPI_WIN_NULL) {
-    bool full = grow_npieces == grow_pieces_max();
+    bool full = grow_npieces == dart__pool_grow_pieces_max();
     int rc =
         full ? MPI_ERR_OTHER : MPI_Win_attach(grow_seg->win, p, (MPI_Aint)n);
     if (rc != MPI_SUCCESS) {

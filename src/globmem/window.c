@@ -589,15 +589,33 @@ static MPI_Aint reg_pad(const void *addr, size_t size)
  * Registrations go into the team's dynamic window (MPI_Win_attach, local)
  * where the probe at dart_init found dynamic windows working and no
  * attachment limit is known (MPICH: 10,000 and more, checked; its windows
- * cost a context id each, of which a process has ~2,000). Open MPI allows
- * 32 attachments per dynamic window with osc/ucx and 64 with osc/rdma
- * (transport/probe.c), so there each registration keeps a window of its
- * own, which Open MPI allows by the ten thousand. A one-unit team needs no
- * window.
+ * cost a context id each, of which a process has ~2,000). Open MPI's
+ * osc/rdma holds 64 attachments per dynamic window: there a registration
+ * takes the dynamic window while every unit has attachments left
+ * (dart__register_limited, decided in the agreement), else a window of
+ * its own. With osc/ucx (32 attachments, and a region table that breaks
+ * under the attach/detach order of registrations: transport/probe.c)
+ * every registration gets a window of its own, which Open MPI allows by
+ * the ten thousand but which lives on after a deregistration until the
+ * units agree to free it (agree.c). A one-unit team needs no window.
  */
 static bool register_dynamic(const dart__team_t *team)
 {
   return dart__caps.register_dynamic && team->size > 1;
+}
+
+bool dart__register_limited(const dart__team_t *team)
+{
+  return dart__caps.register_limited && team->size > 1;
+}
+
+/* Attachments of a team's dynamic window open to registrations: all but
+ * the dart_memalloc growth's share on DART_TEAM_ALL. */
+static int attach_budget(const dart__team_t *team)
+{
+  int limit = dart__caps.attach_limit;
+  return team->id == DART_TEAM_ALL ? limit - dart__pool_grow_pieces_max()
+                                   : limit;
 }
 
 /* A region of local memory attached to a team's dynamic window. */
@@ -661,20 +679,49 @@ static int attach_unref(dart__segment_t *seg)
 }
 
 /*
+ * Where the dynamic window holds few attachments: this unit's part of the
+ * choice between it and a window of the registration's own (agree.c),
+ * i.e. how many more attachments it takes from this unit and the
+ * displacement there. Memory inside a region attached for a live
+ * registration needs none; memory that overlaps one without lying inside
+ * it cannot be attached (MPI-3.1 11.2.4): 0 left, so the registration
+ * gets its own window on every unit.
+ */
+static dart_ret_t register_candidate(dart__segment_t *seg, void *addr,
+                                     size_t size)
+{
+  seg->dyn_disp = 0;
+  seg->attach_left = INT32_MAX;
+  if (size == 0) return DART_OK;
+  dart__segtable_t *t = seg->team->segs;
+  bool partial;
+  if (attach_find(t, addr, size, &partial) == NULL) {
+    int left = attach_budget(seg->team) - t->nattach;
+    seg->attach_left = partial || left < 0 ? 0 : left;
+  }
+  DART__MPI(MPI_Get_address(addr, &seg->dyn_disp));
+  return DART_OK;
+}
+
+/*
  * Window displacement of this unit's registered portion, exchanged by the
- * agreement: its address in a dynamic window, else the pad. MPI forbids
- * attaching memory that overlaps an attached region of the same window
- * (MPI-3.1 11.2.4): memory inside a region attached for an earlier live
- * registration shares that attachment (attach_ref); memory that overlaps
- * one without lying inside it fails here, before the agreement, and thus
- * on every unit.
+ * agreement: its address in a dynamic window, else the pad (both where
+ * the agreement chooses, register_candidate). MPI forbids attaching
+ * memory that overlaps an attached region of the same window (MPI-3.1
+ * 11.2.4): memory inside a region attached for an earlier live
+ * registration shares that attachment (attach_ref); where the dynamic
+ * window is the only way, memory that overlaps one without lying inside
+ * it fails here, before the agreement, and thus on every unit.
  */
 static dart_ret_t register_disp(const char *func, dart__segment_t *seg,
                                 void *addr, size_t size)
 {
-  if (!register_dynamic(seg->team) || size == 0) {
+  seg->reg_dynamic = register_dynamic(seg->team);
+  if (!seg->reg_dynamic || size == 0) {
     seg->disp_pad = reg_pad(addr, size);
-    return DART_OK;
+    return dart__register_limited(seg->team)
+               ? register_candidate(seg, addr, size)
+               : DART_OK;
   }
   bool partial;
   if (attach_find(seg->team->segs, addr, size, &partial) == NULL && partial) {
@@ -703,7 +750,7 @@ static dart_ret_t register_window(const char *func, dart__segment_t *seg,
    * peers fetch it (published before the agreement that ends the call). */
   dart_ret_t pub =
       seg->disp_serial != 0 ? dart__regdir_publish(func, seg) : DART_OK;
-  if (register_dynamic(seg->team)) {
+  if (seg->reg_dynamic) {
     dart_ret_t ret = dart__heap_dynamic(func, seg->team, seg->mpi_left,
                                         &seg->win, &seg->osc);
     if (ret == DART_OK) ret = pub;
@@ -868,7 +915,7 @@ static dart_ret_t segment_memory(const char *func, dart__segment_t *seg,
 {
   /* seg->mpi_left: the team's minimum, so all units decide alike. */
   if (seg->kind == DART__SEG_REGISTER) {
-    if (seg->nunits > 1 && !register_dynamic(seg->team) && seg->mpi_left < 1)
+    if (seg->nunits > 1 && !seg->reg_dynamic && seg->mpi_left < 1)
       return dart__mpi_objects_refuse(func, 1);
     return register_window(func, seg, addr, seg->size);
   }

@@ -199,6 +199,22 @@ static int component_attach_limit(const char *osc)
 }
 
 /*
+ * osc/ucx (Open MPI 4.1.4) searches its sorted table of attached regions
+ * one slot past the end: memory attached above every attached region goes
+ * one slot beyond the count and leaves an empty slot inside it, which
+ * MPI_Win_free, or a detach after further attaches, passes to
+ * ucp_mem_unmap (SIGSEGV in ucs_rcache_region_invalidate; raw-MPI
+ * reproducer in docs/design.md). Only attach sequences that end in
+ * detaching everything in reverse survive (the dart_memalloc growth's).
+ * Registrations, attached and detached in the program's order, must not
+ * use such a dynamic window.
+ */
+static bool component_attach_churn_breaks(const char *osc)
+{
+  return strcmp(osc, "ucx") == 0;
+}
+
+/*
  * osc/ucx (Open MPI 4.1) takes a per-target lock around every atomic and
  * spins for it (sched_yield) without serving the requests of others; its
  * flush needs the target's progress. Contended atomics between nodes then
@@ -295,6 +311,8 @@ static void choose_paths(dart__caps_t *c)
     c->atomics = DART__ATOMICS_LOCKED;
   c->attach_limit = component_attach_limit(c->osc_dynamic);
   c->register_dynamic = c->cap[DART__CAP_WIN_DYNAMIC] && c->attach_limit == 0;
+  c->register_limited = c->cap[DART__CAP_WIN_DYNAMIC] && c->attach_limit > 0 &&
+                        !component_attach_churn_breaks(c->osc_dynamic);
 }
 
 /* The reason to name when windows spanning nodes fail: with Open MPI
@@ -408,8 +426,11 @@ void dart__caps_print(FILE *out)
           component_crashes_in_cas(c->osc_create)
               ? " (lock word on osc/rdma windows)"
               : "",
-          c->register_dynamic ? "attach to the team's dynamic window"
-                              : "one window each");
+          c->register_dynamic   ? "attach to the team's dynamic window"
+          : c->register_limited ? "attach to the team's dynamic window "
+                                  "while attachments last, then one "
+                                  "window each"
+                                : "one window each");
 }
 
 /* Whether the component list of Open MPI's "osc" setting (as the user or

@@ -11,7 +11,12 @@
  *     of one node (open-mpi/ompi#7967): atomics on such windows take the
  *     lock-word path;
  *   - osc/ucx aborts past 32 attachments to a dynamic window (and in the
- *     detach after the failed attach): registrations keep one window each.
+ *     detach after the failed attach), and its region table breaks when
+ *     memory above every attached region is attached (the window free or
+ *     a detach then unmaps an empty slot: SIGSEGV): registrations keep
+ *     one window each;
+ *   - osc/rdma holds 64 attachments (osc_rdma_max_attach): registrations
+ *     take its dynamic window while every unit has some left.
  */
 #ifndef DART__TRANSPORT_PROBE_H
 #define DART__TRANSPORT_PROBE_H
@@ -61,6 +66,7 @@ typedef struct {
   int attach_limit;          /* known attachment limit, 0: none known   */
   dart__atomics_mode_t atomics;
   bool register_dynamic; /* registrations attach to a dynamic window */
+  bool register_limited; /* ... while attachments last (attach_limit) */
 } dart__caps_t;
 
 extern dart__caps_t dart__caps DART__HIDDEN;
