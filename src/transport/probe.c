@@ -202,9 +202,11 @@ static int component_attach_limit(const char *osc)
  * osc/ucx (Open MPI 4.1.4) searches its sorted table of attached regions
  * one slot past the end: memory attached above every attached region goes
  * one slot beyond the count and leaves an empty slot inside it, which
- * MPI_Win_free, or a detach after further attaches, passes to
- * ucp_mem_unmap (SIGSEGV in ucs_rcache_region_invalidate; raw-MPI
- * reproducer in docs/design.md). Only attach sequences that end in
+ * MPI_Win_free, or a later detach, passes to ucp_mem_unmap (SIGSEGV in
+ * ucs_rcache_region_invalidate); memory inserted below an attached region
+ * takes the reference count of the slot it shifted, plus one, so its
+ * detach keeps it and attaches fail once 32 slots are used (raw-MPI
+ * reproducers in docs/design.md). Only attach sequences that end in
  * detaching everything in reverse survive (the dart_memalloc growth's).
  * Registrations, attached and detached in the program's order, must not
  * use such a dynamic window.

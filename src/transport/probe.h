@@ -11,9 +11,9 @@
  *     of one node (open-mpi/ompi#7967): atomics on such windows take the
  *     lock-word path;
  *   - osc/ucx aborts past 32 attachments to a dynamic window (and in the
- *     detach after the failed attach), and its region table breaks when
- *     memory above every attached region is attached (the window free or
- *     a detach then unmaps an empty slot: SIGSEGV): registrations keep
+ *     detach after the failed attach), and its region table breaks under
+ *     attach/detach churn (an empty slot that the window free or a detach
+ *     unmaps: SIGSEGV; detached regions that stay): registrations keep
  *     one window each;
  *   - osc/rdma holds 64 attachments (osc_rdma_max_attach): registrations
  *     take its dynamic window while every unit has some left.
