@@ -153,6 +153,56 @@ static void test_past_budget(void)
   free(m);
 }
 
+/* Registration churn: in 300 steps the units register a fresh malloc'ed
+ * block of a size of their own in a random slot or release the slot's
+ * registration and free its memory (the same slot and choice on every
+ * unit), then each unit writes into its right neighbour's block of a live
+ * slot and checks its own. Exercises the attach/detach order that broke
+ * Open MPI's osc/ucx dynamic windows (docs/design.md 2): with osc/rdma
+ * and MPICH every block is attached to the dynamic window and detached,
+ * with osc/ucx each gets a window (test_past_budget mixes the two). */
+static void test_churn(void)
+{
+  enum { SLOTS = 12, STEPS = 300 };
+  int64_t *blk[SLOTS] = {0};
+  dart_gptr_t g[SLOTS];
+  int w0 = gm_windows(), right = (me + 1) % nunits;
+  int left = (me + nunits - 1) % nunits;
+  unsigned common = 12345, own = 777u + (unsigned)me;
+  for (int step = 0; step < STEPS; step++) {
+    int s = (int)(rand_r(&common) % SLOTS);
+    if (blk[s] != NULL) {
+      TEST_OK(dart_team_memderegister(g[s]));
+      free(blk[s]);
+      blk[s] = NULL;
+    } else {
+      size_t n = 2 + rand_r(&own) % 300;
+      blk[s] = calloc(n, sizeof(int64_t));
+      TEST_CHECK(blk[s] != NULL);
+      TEST_OK(dart_team_memregister(DART_TEAM_ALL, n, DART_TYPE_LONGLONG,
+                                    blk[s], &g[s]));
+    }
+    int t = (int)(rand_r(&common) % SLOTS);
+    if (blk[t] == NULL) continue;
+    int64_t v = (int64_t)step * 100 + me;
+    TEST_OK(dart_put_blocking(os_at(g[t], right, 0), &v, 1, DART_TYPE_LONGLONG,
+                              DART_TYPE_LONGLONG));
+    gm_barrier();
+    TEST_CHECK_MSG(blk[t][0] == (int64_t)step * 100 + left,
+                   "step %d slot %d: %lld", step, t, (long long)blk[t][0]);
+    gm_barrier();
+  }
+  for (int s = 0; s < SLOTS; s++)
+    if (blk[s] != NULL) {
+      TEST_OK(dart_team_memderegister(g[s]));
+      free(blk[s]);
+    }
+  dart_gptr_t a;
+  TEST_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 8, DART_TYPE_BYTE, &a));
+  TEST_OK(dart_team_memfree(a));
+  TEST_CHECK_MSG(gm_windows() == w0, "%d windows left", gm_windows() - w0);
+}
+
 /* Units release different subsets, then the team goes away. */
 static void test_team_destroy(void)
 {
@@ -221,6 +271,7 @@ int main(int argc, char **argv)
   test_order();
   test_release_at_once();
   test_past_budget();
+  test_churn();
   test_team_destroy();
   test_atomics();
   TEST_OK(dart_exit());
