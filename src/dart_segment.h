@@ -113,8 +113,7 @@ typedef struct dart__segment {
   bool reg_dynamic;  /* registration on the team's dynamic window      */
   int attach_left;   /* creating a registration where dynamic windows
                         hold few attachments: how many more the team's
-                        takes from this unit (INT32_MAX: none needed),
-                        then the team's minimum                       */
+                        takes from this unit (INT32_MAX: none needed) */
   MPI_Aint dyn_disp; /* with attach_left: the displacement there      */
   char **own_bases;  /* node_base when the record owns it, else NULL */
 } dart__segment_t;

@@ -221,7 +221,6 @@ static bool choose_window(dart__segment_t *seg, int64_t min_left, bool same_dyn,
 {
   if (seg->kind != DART__SEG_REGISTER || !dart__register_limited(seg->team))
     return same_pad;
-  seg->attach_left = (int)min_left;
   if (min_left < 1) return same_pad;
   seg->reg_dynamic = true;
   seg->disp_pad = seg->dyn_disp;
