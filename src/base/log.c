@@ -68,5 +68,12 @@ void dart__mpi_log_error(const char *func, const char *call, int rc)
   if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS) {
     snprintf(text, sizeof text, "MPI error %d", rc);
   }
-  dart__log(DART__LOG_ERROR, func, "%s failed: %s", call, text);
+  /* Out of the window's range: on a dynamic window, typically memory its
+   * owner deregistered (detached) while this unit still accessed it. */
+  int cls = MPI_SUCCESS;
+  const char *hint = "";
+  if (MPI_Error_class(rc, &cls) == MPI_SUCCESS && cls == MPI_ERR_RMA_RANGE)
+    hint = " (target memory not attached: deregistered by its owner before "
+           "this access?)";
+  dart__log(DART__LOG_ERROR, func, "%s failed: %s%s", call, text, hint);
 }

@@ -1,12 +1,12 @@
 /*
  * Registrations of memory that lies inside, or overlaps, a live
- * registration of the same team (issue 24 item 6). Where registrations
- * share the team's dynamic window (MPICH), MPI forbids attaching
- * overlapping regions: memory inside a registered region shares its
- * attachment (reference-counted, detached with the last registration in
- * it), memory that only partly overlaps one is refused on every unit
- * (DART_ERR_INVAL) and the team's next registration works. With a window
- * per registration (Open MPI) both succeed.
+ * registration of the same team (issue 24 item 6). MPI forbids attaching
+ * overlapping regions to a dynamic window: memory inside a registered
+ * region shares its attachment (reference-counted, detached with the last
+ * registration in it). Memory that only partly overlaps one is refused on
+ * every unit (DART_ERR_INVAL) where all registrations share the team's
+ * dynamic window (MPICH), and gets a window of its own where that is the
+ * other choice (Open MPI); either way the team's next registration works.
  */
 #include <stdint.h>
 
@@ -16,7 +16,8 @@
 enum { N = 128 };
 
 /* Every unit puts (round * 100 + me) into element `at` of its right
- * neighbour's portion of g, then checks its own element from the left. */
+ * neighbour's portion of g, checks its own element from the left, reads
+ * its put back and waits for all. */
 static void ring(dart_gptr_t g, int64_t *mine, int at, int round)
 {
   int right = (me + 1) % nunits, left = (me + nunits - 1) % nunits;
@@ -31,6 +32,10 @@ static void ring(dart_gptr_t g, int64_t *mine, int at, int round)
   int64_t back = -1;
   gm_get(&back, os_at(g, right, (size_t)at * sizeof back), sizeof back);
   TEST_CHECK(back == v);
+  /* Deregistration detaches at once where registrations share the team's
+   * dynamic window: no unit may deregister before its left neighbour's
+   * get is done (Open MPI's osc/rdma fails that get, MPI_ERR_RMA_RANGE). */
+  gm_barrier();
 }
 
 int main(int argc, char **argv)

@@ -343,7 +343,11 @@ dart_ret_t dart_team_memregister(
  * \brief Withdraws a registration made with \ref dart_team_memregister or
  *        \ref dart_team_memregister_aligned.
  *
- * Collective over \c gptr.teamid. The memory itself is not freed.
+ * Collective over \c gptr.teamid, but every unit may release its
+ * registrations in its own order: the call does not synchronize with the
+ * peers. Make sure no unit still accesses the memory before its owner
+ * deregisters it (a barrier after the last access); a peer's access after
+ * that may fail. The memory itself is not freed.
  *
  * \param gptr  Global pointer into the segment.
  * \return \c DART_OK or \c DART_ERR_INVAL.
