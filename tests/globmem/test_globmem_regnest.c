@@ -9,7 +9,9 @@
  * other choice (Open MPI); either way the team's next registration works.
  */
 #include <stdint.h>
+#include <unistd.h>
 
+#include "dart_mpi.h"
 #include "gm_access.h"
 #include "transport/probe.h"
 
@@ -36,6 +38,40 @@ static void ring(dart_gptr_t g, int64_t *mine, int at, int round)
    * dynamic window: no unit may deregister before its left neighbour's
    * get is done (Open MPI's osc/rdma fails that get, MPI_ERR_RMA_RANGE). */
   gm_barrier();
+}
+
+/* The line DART logs for a failed MPI call with error code rc. */
+static void logged_line(int rc, char *line, size_t n)
+{
+  fflush(stderr);
+  int saved = dup(2);
+  FILE *f = tmpfile();
+  TEST_CHECK(saved >= 0 && f != NULL);
+  dup2(fileno(f), 2);
+  dart__mpi_log_error("ring", "MPI_Get", rc);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  rewind(f);
+  line[0] = '\0';
+  TEST_CHECK(fgets(line, (int)n, f) != NULL);
+  fclose(f);
+}
+
+/* A get from memory its owner has detached fails with MPI_ERR_RMA_RANGE
+ * (osc/rdma): the error line points at a deregistration, other errors'
+ * lines do not. */
+static void range_hint(void)
+{
+  char line[1024];
+  logged_line(MPI_ERR_RMA_RANGE, line, sizeof line);
+  TEST_CHECK_MSG(strstr(line, "MPI_Get failed") != NULL &&
+                     strstr(line, "deregistered by its owner") != NULL,
+                 "logged: %s", line);
+  logged_line(MPI_ERR_OTHER, line, sizeof line);
+  TEST_CHECK_MSG(strstr(line, "MPI_Get failed") != NULL &&
+                     strstr(line, "deregistered") == NULL,
+                 "logged: %s", line);
 }
 
 int main(int argc, char **argv)
@@ -75,6 +111,7 @@ int main(int argc, char **argv)
   ring(next, buf + 100, 9, 8);
   TEST_OK(dart_team_memderegister(next));
   TEST_OK(dart_team_memderegister(inner));
+  range_hint();
   TEST_OK(dart_exit());
   if (me == 0) printf("globmem_regnest: OK (%d units)\n", nunits);
   return 0;
