@@ -149,11 +149,23 @@ fi
 # names only that survivor. The job still has to end in time with a
 # non-zero code and leave nothing behind (checked below); only the naming
 # is out of DART's hands then, and this says so.
+# Second known race (Hydra): its proxy on the victim's host SIGKILLs the
+# unit that shares that host, and mpiexec may report that unit's pid
+# ("PID <p> RUNNING AT <victim's host>") instead of the victim's.
 ucx_abort='Fatal: unexpected error: Endpoint timeout'
+hydra=$(sed -nE 's/^= *PID ([0-9]+) RUNNING AT ([^ ]+) *$/\1 \2/p' <<< "$others" | head -n 1)
+mate=
+if [[ $victim == unit && -n $hydra && ${hydra#* } == "$vname" ]] &&
+  grep -q "^fault: unit [0-9]* pid ${hydra%% *} host $vname\$" "$out"; then
+  mate=${hydra%% *}
+fi
 if ! grep -Eq "$pat" <<< "$others"; then
   if [[ $victim == unit ]] && grep -q "$ucx_abort" <<< "$others"; then
     echo "run_fault: no line names $what: a survivor aborted in UCX first" \
       "(known MPICH/UCX behaviour, docs/multihost.md)"
+  elif [[ -n $mate ]]; then
+    echo "run_fault: Hydra named pid $mate, the unit sharing $vname with" \
+      "the victim (known Hydra reporting race, docs/multihost.md)"
   else
     fail "no line names $what (pattern '$pat')"
   fi
