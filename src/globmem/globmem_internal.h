@@ -57,6 +57,13 @@ DART__HIDDEN dart_ret_t dart__segment_own_bases(dart__segment_t *seg);
  * the waits for the watchdog and the failures in the log. */
 DART__HIDDEN dart_ret_t dart__window_alloc(const char *func,
                                            dart__segment_t *seg, size_t size);
+/* Creates seg->win, an MPI_Win_create window of size bytes at base on
+ * seg's team (collective); dart__window_open_epoch then gives it DART's
+ * error handler and opens its lock_all epoch (local). */
+DART__HIDDEN dart_ret_t dart__window_create(const char *func,
+                                            dart__segment_t *seg, void *base,
+                                            MPI_Aint size);
+DART__HIDDEN dart_ret_t dart__window_open_epoch(dart__segment_t *seg);
 /* Creates a dynamic window on seg's team in its lock_all epoch. */
 DART__HIDDEN dart_ret_t dart__window_dynamic(const char *func,
                                              dart__segment_t *seg);
@@ -96,6 +103,25 @@ DART__HIDDEN dart_ret_t dart__heap_dynamic(const char *func, dart__team_t *team,
  * holds few attachments with this MPI, and a window of its own (decided
  * in the agreement from every unit's attachments left)? */
 DART__HIDDEN bool dart__register_limited(const dart__team_t *team);
+/*
+ * Registration steps (register.c). dart__register_disp: before the
+ * agreement, this unit's window displacement of its portion (addr, size)
+ * and, where the dynamic window holds few attachments, its part of the
+ * choice of window; refuses memory that overlaps a live registration's
+ * attachment without lying inside it. dart__register_window: after it,
+ * attaches the memory to the team's dynamic window or creates the
+ * registration's own window (collective). dart__register_detach: drops
+ * the attachment of a registration on the dynamic window (local, after
+ * completing this unit's RMA on it).
+ */
+DART__HIDDEN dart_ret_t dart__register_disp(const char *func,
+                                            dart__segment_t *seg, void *addr,
+                                            size_t size);
+DART__HIDDEN dart_ret_t dart__register_window(const char *func,
+                                              dart__segment_t *seg, void *addr,
+                                              size_t size);
+DART__HIDDEN dart_ret_t dart__register_detach(const char *func,
+                                              dart__segment_t *seg);
 /* Attachments the dart_memalloc growth may take on DART_TEAM_ALL's
  * dynamic window (pool.c). */
 DART__HIDDEN int dart__pool_grow_pieces_max(void);

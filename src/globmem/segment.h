@@ -58,7 +58,7 @@ typedef struct dart__segtable {
   int32_t nretired, capretired;
   struct dart__heap *heap; /* the team's heap (globmem/heap.c), or NULL */
   /* Regions of local memory attached to the team's dynamic window
-   * (registrations, window.c), each with the number of live
+   * (registrations, register.c), each with the number of live
    * registrations inside it: MPI forbids attaching overlapping regions. */
   struct dart__attach *attach;
   int32_t nattach, capattach;

@@ -19,7 +19,7 @@
  * peers reach it through MPI (only the owner by load/store): it is
  * attached to the team's dynamic window where the MPI holds many
  * attachments, else it gets an MPI_Win_create window of its own on the
- * team communicator (register_dynamic below).
+ * team communicator (register.c).
  *
  * Every RMA window lives in a lock_all epoch (MPI_MODE_NOCHECK) from
  * creation to destruction, the passive-target model of DART.
@@ -38,9 +38,6 @@
 #include "transport/transport.h"
 #include "transport/probe.h"
 #include "transport/progress.h"
-
-/* Stand-in address for empty portions: resolving never yields NULL. */
-static char dart__empty_portion[16] __attribute__((aligned(16)));
 
 static int dart__live_windows;
 
@@ -214,6 +211,21 @@ static void watch_window(const char *func, const char *what,
   (watch_window((func), #call, (seg)),                                         \
    dart__watch_end_mpi((func), #call, (call)))
 
+dart_ret_t dart__window_create(const char *func, dart__segment_t *seg,
+                               void *base, MPI_Aint size)
+{
+  dart_ret_t ret = WINDOW_CALL(
+      func, seg,
+      MPI_Win_create(base, size, 1, hints, seg->team->comm, &seg->win));
+  if (ret == DART_OK) count_window(1);
+  return ret;
+}
+
+dart_ret_t dart__window_open_epoch(dart__segment_t *seg)
+{
+  return open_epoch(seg);
+}
+
 dart_ret_t dart__window_dynamic(const char *func, dart__segment_t *seg)
 {
   dart_ret_t ret = WINDOW_CALL(
@@ -374,12 +386,8 @@ static dart_ret_t alloc_hybrid(const char *func, dart__segment_t *seg,
     if (ret != DART_OK) return ret;
   }
   seg->base = seg->own_bases[team->node_rank];
-  ret = WINDOW_CALL(func, seg,
-                    MPI_Win_create(seg->base, (MPI_Aint)size, 1, hints,
-                                   team->comm, &seg->win));
-  if (ret != DART_OK) return ret;
-  count_window(1);
-  return open_epoch(seg);
+  ret = dart__window_create(func, seg, seg->base, (MPI_Aint)size);
+  return ret != DART_OK ? ret : open_epoch(seg);
 }
 
 /* Every unit alone on its node: a private mapping (made and agreed on by
@@ -389,13 +397,8 @@ static dart_ret_t alloc_private(const char *func, dart__segment_t *seg,
 {
   seg->base = seg->priv_mem;
   seg->own_bases[seg->team->node_rank] = seg->base;
-  dart_ret_t ret =
-      WINDOW_CALL(func, seg,
-                  MPI_Win_create(seg->base, (MPI_Aint)size, 1, hints,
-                                 seg->team->comm, &seg->win));
-  if (ret != DART_OK) return ret;
-  count_window(1);
-  return open_epoch(seg);
+  dart_ret_t ret = dart__window_create(func, seg, seg->base, (MPI_Aint)size);
+  return ret != DART_OK ? ret : open_epoch(seg);
 }
 
 /* The window layouts of the scheme (top of the file). */
@@ -568,241 +571,6 @@ dart_ret_t dart__window_alloc(const char *func, dart__segment_t *seg,
 }
 
 /*
- * MPICH 4.0 (ch4) applies RMA on a window created over a base that is not
- * 16-byte aligned at the base rounded down to 16 bytes: data lands before
- * the registered memory (raw-MPI reproducer in docs/design.md). Registration
- * windows therefore start at addr rounded down to 16 bytes (with every MPI),
- * and displacements skip the pad. The pad bytes are never accessed: the
- * resolver checks ranges against the registered size. The pad also tells
- * peers the alignment of the target memory (atomics check it); where pads
- * differ between units they are published in the registration directory.
- */
-enum { REG_WIN_ALIGN = 16 };
-
-static MPI_Aint reg_pad(const void *addr, size_t size)
-{
-  if (addr == NULL || size == 0) return 0;
-  return (MPI_Aint)((uintptr_t)addr & (REG_WIN_ALIGN - 1));
-}
-
-/*
- * Registrations go into the team's dynamic window (MPI_Win_attach, local)
- * where the probe at dart_init found dynamic windows working and no
- * attachment limit is known (MPICH: 10,000 and more, checked; its windows
- * cost a context id each, of which a process has ~2,000). Open MPI's
- * osc/rdma holds 64 attachments per dynamic window: there a registration
- * takes the dynamic window while every unit has attachments left
- * (dart__register_limited, decided in the agreement), else a window of
- * its own. With osc/ucx (32 attachments, and a region table that breaks
- * under the attach/detach order of registrations: transport/probe.c)
- * every registration gets a window of its own, which Open MPI allows by
- * the ten thousand but which lives on after a deregistration until the
- * units agree to free it (agree.c). A one-unit team needs no window.
- */
-static bool register_dynamic(const dart__team_t *team)
-{
-  return dart__caps.register_dynamic && team->size > 1;
-}
-
-bool dart__register_limited(const dart__team_t *team)
-{
-  return dart__caps.register_limited && team->size > 1;
-}
-
-/* Attachments of a team's dynamic window open to registrations: all but
- * the dart_memalloc growth's share on DART_TEAM_ALL. */
-static int attach_budget(const dart__team_t *team)
-{
-  int limit = dart__caps.attach_limit;
-  return team->id == DART_TEAM_ALL ? limit - dart__pool_grow_pieces_max()
-                                   : limit;
-}
-
-/* A region of local memory attached to a team's dynamic window. */
-struct dart__attach {
-  char *base;
-  size_t size;
-  int refs; /* live registrations inside it */
-};
-
-/*
- * The attached region of team table t that contains [lo, lo + n), or NULL;
- * *partial: some region overlaps it without containing it.
- */
-static struct dart__attach *attach_find(dart__segtable_t *t, const char *lo,
-                                        size_t n, bool *partial)
-{
-  *partial = false;
-  for (int32_t i = 0; i < t->nattach; i++) {
-    struct dart__attach *a = &t->attach[i];
-    if (lo >= a->base && lo + n <= a->base + a->size) return a;
-    if (lo < a->base + a->size && a->base < lo + n) *partial = true;
-  }
-  return NULL;
-}
-
-/* Takes a reference on the region containing [addr, +size), attaching a
- * new one if there is none. Returns the MPI error code. */
-static int attach_ref(dart__segment_t *seg, char *addr, size_t size)
-{
-  dart__segtable_t *t = seg->team->segs;
-  bool partial;
-  struct dart__attach *a = attach_find(t, addr, size, &partial);
-  if (a != NULL) {
-    a->refs++;
-    return MPI_SUCCESS;
-  }
-  if (t->nattach == t->capattach) {
-    int32_t cap = t->capattach ? 2 * t->capattach : 8;
-    struct dart__attach *m = realloc(t->attach, (size_t)cap * sizeof *m);
-    if (m == NULL) return MPI_ERR_NO_MEM;
-    t->attach = m;
-    t->capattach = cap;
-  }
-  int rc = MPI_Win_attach(seg->win, addr, (MPI_Aint)size);
-  if (rc == MPI_SUCCESS)
-    t->attach[t->nattach++] = (struct dart__attach){addr, size, 1};
-  return rc;
-}
-
-/* Drops seg's reference on its region, detaching the region with the
- * last one. Returns the MPI error code. */
-static int attach_unref(dart__segment_t *seg)
-{
-  dart__segtable_t *t = seg->team->segs;
-  bool partial;
-  struct dart__attach *a = attach_find(t, seg->base, seg->size, &partial);
-  if (a == NULL || --a->refs > 0) return MPI_SUCCESS;
-  int rc = MPI_Win_detach(seg->win, a->base);
-  *a = t->attach[--t->nattach];
-  return rc;
-}
-
-/*
- * Where the dynamic window holds few attachments: this unit's part of the
- * choice between it and a window of the registration's own (agree.c),
- * i.e. how many more attachments it takes from this unit and the
- * displacement there. Memory inside a region attached for a live
- * registration needs none; memory that overlaps one without lying inside
- * it cannot be attached (MPI-3.1 11.2.4): 0 left, so the registration
- * gets its own window on every unit.
- */
-static dart_ret_t register_candidate(dart__segment_t *seg, void *addr,
-                                     size_t size)
-{
-  seg->dyn_disp = 0;
-  seg->attach_left = INT32_MAX;
-  if (size == 0) return DART_OK;
-  dart__segtable_t *t = seg->team->segs;
-  bool partial;
-  if (attach_find(t, addr, size, &partial) == NULL) {
-    int left = attach_budget(seg->team) - t->nattach;
-    seg->attach_left = partial || left < 0 ? 0 : left;
-  }
-  DART__MPI(MPI_Get_address(addr, &seg->dyn_disp));
-  return DART_OK;
-}
-
-/*
- * Window displacement of this unit's registered portion, exchanged by the
- * agreement: its address in a dynamic window, else the pad (both where
- * the agreement chooses, register_candidate). MPI forbids attaching
- * memory that overlaps an attached region of the same window (MPI-3.1
- * 11.2.4): memory inside a region attached for an earlier live
- * registration shares that attachment (attach_ref); where the dynamic
- * window is the only way, memory that overlaps one without lying inside
- * it fails here, before the agreement, and thus on every unit.
- */
-static dart_ret_t register_disp(const char *func, dart__segment_t *seg,
-                                void *addr, size_t size)
-{
-  seg->reg_dynamic = register_dynamic(seg->team);
-  if (!seg->reg_dynamic || size == 0) {
-    seg->disp_pad = reg_pad(addr, size);
-    return dart__register_limited(seg->team)
-               ? register_candidate(seg, addr, size)
-               : DART_OK;
-  }
-  bool partial;
-  if (attach_find(seg->team->segs, addr, size, &partial) == NULL && partial) {
-    dart__log(DART__LOG_ERROR, func,
-              "memory %p (+%zu bytes) overlaps live registrations of team "
-              "%d without lying inside one (deregister them first)",
-              addr, size, seg->team->id);
-    return DART_ERR_INVAL;
-  }
-  DART__MPI(MPI_Get_address(addr, &seg->disp_pad));
-  return DART_OK;
-}
-
-/* Creates the window of a registration of size bytes at addr. */
-static dart_ret_t register_window(const char *func, dart__segment_t *seg,
-                                  void *addr, size_t size)
-{
-  void *base = (addr != NULL && size > 0) ? addr : dart__empty_portion;
-  seg->base = base;
-  /* only the owner maps user memory, and only without peers */
-  if (seg->own_bases != NULL) seg->own_bases[seg->team->node_rank] = base;
-  /* A one-unit team only ever reaches its own memory: no window (Open
-   * MPI's osc/rdma cannot even create one on a single process). */
-  if (seg->nunits == 1) return DART_OK;
-  /* Displacements differ: this unit's goes to the team's directory, where
-   * peers fetch it (published before the agreement that ends the call). */
-  dart_ret_t pub =
-      seg->disp_serial != 0 ? dart__regdir_publish(func, seg) : DART_OK;
-  if (seg->reg_dynamic) {
-    dart_ret_t ret = dart__heap_dynamic(func, seg->team, seg->mpi_left,
-                                        &seg->win, &seg->osc);
-    if (ret == DART_OK) ret = pub;
-    seg->borrowed = true;
-    if (ret == DART_OK && size > 0) {
-      int rc = attach_ref(seg, addr, size);
-      if (rc == MPI_SUCCESS) {
-        seg->attached = true;
-      } else {
-        dart__mpi_log_error(func, "MPI_Win_attach", rc);
-        ret = DART_ERR_OTHER;
-      }
-    }
-    /* Peers may access the portion as soon as they return, so nobody
-     * returns before every unit has attached; a failed attach fails the
-     * registration on every unit (ids stay in step). */
-    return dart__segment_agree_step(func, seg, ret, 0, NULL);
-  }
-  MPI_Aint pad = reg_pad(addr, size);
-  dart_ret_t ret =
-      WINDOW_CALL(func, seg,
-                  MPI_Win_create((char *)base - pad, (MPI_Aint)size + pad, 1,
-                                 hints, seg->team->comm, &seg->win));
-  if (ret != DART_OK) return ret;
-  count_window(1);
-  ret = open_epoch(seg);
-  /* published everywhere before anybody returns */
-  if (seg->disp_serial != 0)
-    ret = dart__segment_agree_step(func, seg, ret != DART_OK ? ret : pub, 0,
-                                   NULL);
-  return ret;
-}
-
-/* Detaches seg's memory from the dynamic window (local), after completing
- * this unit's RMA on the segment. func: the caller, for the log. */
-static dart_ret_t register_detach(const char *func, dart__segment_t *seg)
-{
-  dart_ret_t ret = DART_OK;
-  if (__atomic_load_n(&seg->mpi_used, __ATOMIC_RELAXED))
-    ret = dart__rma_complete(func, seg, DART__WATCH_NONE, DART__RMA_FLUSH_ALL);
-  if (seg->attached && attach_unref(seg) != MPI_SUCCESS) {
-    DART_LOG_ERROR("MPI_Win_detach of segment %d of team %d failed", seg->segid,
-                   seg->team->id);
-    ret = DART_ERR_OTHER;
-  }
-  seg->attached = false;
-  seg->borrowed = false;
-  seg->win = MPI_WIN_NULL; /* the team's: not freed with seg */
-  return ret;
-}
-
-/*
  * Releases the windows of seg (collective over the team; a teardown path:
  * goes on after a failure). func names the waits and the failures.
  */
@@ -917,7 +685,7 @@ static dart_ret_t segment_memory(const char *func, dart__segment_t *seg,
   if (seg->kind == DART__SEG_REGISTER) {
     if (seg->nunits > 1 && !seg->reg_dynamic && seg->mpi_left < 1)
       return dart__mpi_objects_refuse(func, 1);
-    return register_window(func, seg, addr, seg->size);
+    return dart__register_window(func, seg, addr, seg->size);
   }
   size_t max = max_portion_size(seg);
   if (seg->kind != DART__SEG_POOL && dart__heap_takes(max))
@@ -946,7 +714,7 @@ dart_ret_t dart__segment_create(const char *func, dart__team_t *team,
   if (seg == NULL) return DART_ERR_NOMEM; /* unrecoverable: peers hang */
   /* This unit's window displacement of its portion, exchanged by agree. */
   if (kind == DART__SEG_REGISTER && status == DART_OK)
-    status = register_disp(func, seg, addr, size);
+    status = dart__register_disp(func, seg, addr, size);
   /* Its mapped base; allocations get theirs with their memory (before an
    * agreement, as here: a unit out of memory fails the call on all). */
   /* With peers, nobody maps the registered memory but its owner, which
@@ -995,7 +763,7 @@ dart_ret_t dart__segment_create(const char *func, dart__team_t *team,
                                : "memory on several nodes");
   }
   if (ret != DART_OK) {
-    if (seg->borrowed) register_detach(func, seg);
+    if (seg->borrowed) dart__register_detach(func, seg);
     free_windows(func, seg);
     if (seg->segid != 0) dart__segtable_release(team->segs, seg->segid);
     segment_free_memory(seg);
@@ -1014,7 +782,7 @@ dart_ret_t dart__segment_destroy(const char *func, dart__segment_t *seg)
   dart__segtable_release(team->segs, seg->segid);
   dart_ret_t ret = DART_OK;
   if (seg->chunk != 0) ret = dart__heap_free(func, seg);
-  if (seg->borrowed) ret = register_detach(func, seg);
+  if (seg->borrowed) ret = dart__register_detach(func, seg);
   dart_ret_t r = dart__segment_dispose(func, seg);
   return ret != DART_OK ? ret : r;
 }
@@ -1026,7 +794,7 @@ dart_ret_t dart__segment_retire(const char *func, dart__segment_t *seg)
   dart__handles_segment_freed(func, seg);
   dart_ret_t ret = DART_OK;
   /* the team's dynamic window; only dart_team_memderegister retires */
-  if (seg->borrowed) ret = register_detach(func, seg);
+  if (seg->borrowed) ret = dart__register_detach(func, seg);
   if (dart__segtable_retire(seg->team->segs, seg->segid, seg) != 0) {
     DART_LOG_ERROR("out of memory retiring segment %d of team %d", seg->segid,
                    seg->team->id);
