@@ -171,7 +171,7 @@ static dart_ret_t require_unified(MPI_Win win)
 }
 
 /* Common setup of a new RMA window: error handler and lock_all epoch. */
-static dart_ret_t open_epoch(dart__segment_t *seg)
+dart_ret_t dart__window_open_epoch(dart__segment_t *seg)
 {
   seg->osc = window_osc(seg->win);
   DART__MPI(MPI_Win_set_errhandler(seg->win, MPI_ERRORS_RETURN));
@@ -221,18 +221,13 @@ dart_ret_t dart__window_create(const char *func, dart__segment_t *seg,
   return ret;
 }
 
-dart_ret_t dart__window_open_epoch(dart__segment_t *seg)
-{
-  return open_epoch(seg);
-}
-
 dart_ret_t dart__window_dynamic(const char *func, dart__segment_t *seg)
 {
   dart_ret_t ret = WINDOW_CALL(
       func, seg, MPI_Win_create_dynamic(hints, seg->team->comm, &seg->win));
   if (ret != DART_OK) return ret;
   count_window(1);
-  return open_epoch(seg);
+  return dart__window_open_epoch(seg);
 }
 
 /* Rounds p up to the portion alignment (seg_align). */
@@ -355,7 +350,7 @@ static dart_ret_t alloc_single_node(const char *func, dart__segment_t *seg,
       MPI_Win_allocate_shared(msize, 1, hints, team->comm, &raw, &seg->win));
   if (ret != DART_OK) return ret;
   count_window(1);
-  ret = open_epoch(seg);
+  ret = dart__window_open_epoch(seg);
   if (ret == DART_OK) ret = single_node_layout(seg, msize);
   if (ret != DART_OK) return ret;
   seg->base = seg->own_bases[team->node_rank];
@@ -387,7 +382,7 @@ static dart_ret_t alloc_hybrid(const char *func, dart__segment_t *seg,
   }
   seg->base = seg->own_bases[team->node_rank];
   ret = dart__window_create(func, seg, seg->base, (MPI_Aint)size);
-  return ret != DART_OK ? ret : open_epoch(seg);
+  return ret != DART_OK ? ret : dart__window_open_epoch(seg);
 }
 
 /* Every unit alone on its node: a private mapping (made and agreed on by
@@ -398,7 +393,7 @@ static dart_ret_t alloc_private(const char *func, dart__segment_t *seg,
   seg->base = seg->priv_mem;
   seg->own_bases[seg->team->node_rank] = seg->base;
   dart_ret_t ret = dart__window_create(func, seg, seg->base, (MPI_Aint)size);
-  return ret != DART_OK ? ret : open_epoch(seg);
+  return ret != DART_OK ? ret : dart__window_open_epoch(seg);
 }
 
 /* The window layouts of the scheme (top of the file). */
