@@ -11,18 +11,23 @@
  * A bad argument on one side (docs/collectives.md, "Send and receive with a
  * bad argument"): when the partner can be addressed (DART initialised,
  * unit and tag valid) but the type, count or buffer is bad,
- *  - a sender sends a "notice" instead of its data: an empty synchronous
- *    message with the same tag on the point-to-point context of team ALL's
+ *  - a sender sends an empty message in place of its data, on dart__g.comm
+ *    with the same tag, so that it takes its place in the order of the
+ *    sender's messages. An empty message is ambiguous (a good send of zero
+ *    elements is one too), so every empty message is preceded by a one-byte
+ *    "mark" with the same tag on the point-to-point context of team ALL's
  *    communicator (ranks are global ids there, and DART sends nothing else
- *    on it). The receiver polls for it while its receive is pending,
- *    cancels the receive and returns DART_ERR_INVAL. The send is
- *    synchronous (except to the sender itself) so that the sender's next
- *    message, on dart__g.comm, cannot be matched by the receive the notice
- *    stands for; the bad sender therefore returns once the receiver has
- *    taken the notice;
- *  - a receiver takes (and drops) the message or notice its receive would
- *    have matched, so the sender does not wait forever and later messages
- *    stay in order; the sender returns DART_OK.
+ *    on it): 0 for a good empty send, 1 for a bad one. The k-th empty
+ *    message from (unit, tag) goes with the k-th mark from (unit, tag), both
+ *    streams being ordered. Both sends of a bad sender are non-blocking and
+ *    released at once (MPI delivers them without the sender): it returns
+ *    DART_ERR_INVAL without waiting for its receiver;
+ *  - a receive that matched an empty message takes its mark; a mark of 1
+ *    turns the receive into DART_ERR_INVAL (nothing received);
+ *  - a receiver with bad arguments takes (and drops) the message its
+ *    receive would have matched (and its mark if empty), so the sender does
+ *    not wait forever and later messages stay in order; the sender returns
+ *    DART_OK.
  * An unaddressable partner (unit out of range, bad tag) fails on the
  * caller only: nobody can be told, the partner waits (the DART_WATCHDOG
  * line names the wait).
@@ -81,138 +86,117 @@ static dart_ret_t p2p_local(const char *func, const char *bufname,
   return DART_OK;
 }
 
-/* Where notices travel: team ALL's communicator (p2p context unused). */
-static MPI_Comm notice_comm(void)
+/* Where marks travel: team ALL's communicator (p2p context unused). */
+static MPI_Comm mark_comm(void)
 {
   return dart__team_get(DART_TEAM_ALL)->comm;
 }
 
-/* Starts the notice of a sender with bad local arguments: synchronous,
- * except to itself (ordered by p2p_own_notice instead). */
-static int p2p_notice_start(int tag, int unit, MPI_Request *req)
-{
-  if (unit == dart__g.myid)
-    return MPI_Isend(NULL, 0, MPI_BYTE, unit, tag, notice_comm(), req);
-  return MPI_Issend(NULL, 0, MPI_BYTE, unit, tag, notice_comm(), req);
-}
+/* What a mark says about the empty message it goes with (static: the
+ * released sends read them after the call returned). */
+static const unsigned char p2p_good_mark = 0, p2p_bad_mark = 1;
 
-/* Sender with bad local arguments: sends the notice and waits for it. */
-static void p2p_notice(const char *func, int tag, int unit)
+/* Sends and releases at once (MPI completes the send on its own). */
+static int p2p_fire(const void *buf, int n, int unit, int tag, MPI_Comm comm)
 {
   MPI_Request req;
-  dart__coll_watch(func, "telling the receiver about the bad argument", NULL,
-                   unit);
-  int rc = p2p_notice_start(tag, unit, &req);
-  /* to itself: the receive comes later from this very caller, and a send
-   * to oneself may not complete before (MPICH, 1 process): let it go */
-  if (rc == MPI_SUCCESS && unit == dart__g.myid)
-    rc = MPI_Request_free(&req);
-  else if (rc == MPI_SUCCESS)
-    rc = dart__mpi_wait(&req);
-  dart__watch_end();
+  int rc = MPI_Isend(buf, n, MPI_BYTE, unit, tag, comm, &req);
+  return rc == MPI_SUCCESS ? MPI_Request_free(&req) : rc;
+}
+
+/* The mark that precedes an empty message to (unit, tag). */
+static int p2p_mark(int tag, int unit, const unsigned char *mark)
+{
+  return p2p_fire(mark, 1, unit, tag, mark_comm());
+}
+
+/* Sender with bad local arguments: its mark and empty message, released
+ * at once (it never waits for the receiver). */
+static dart_ret_t p2p_notice(const char *func, int tag, int unit,
+                             dart_ret_t ret)
+{
+  int rc = p2p_mark(tag, unit, &p2p_bad_mark);
+  if (rc == MPI_SUCCESS) rc = p2p_fire(NULL, 0, unit, tag, dart__g.comm);
   if (rc != MPI_SUCCESS)
     dart__mpi_log_error(func, "telling the receiver about the bad argument",
                         rc);
+  return ret;
+}
+
+/* Completes req, yielding between polls; the status in *st. */
+static int p2p_wait(MPI_Request *req, MPI_Status *st)
+{
+  for (uint64_t it = 0;; it++) {
+    int done = 0;
+    int rc = MPI_Test(req, &done, st);
+    if (rc != MPI_SUCCESS || done) return rc;
+    dart__backoff(it);
+  }
 }
 
 /*
- * Receives and drops the message from (unit, tag) on comm that a probe
- * found (st). MPI_Iprobe + MPI_Recv, not the matched probe: MPICH 4.0's
- * MPI_Mrecv crashed on a message a process sent to itself. No other
- * receive of this unit takes messages of (unit, tag) meanwhile, unless
- * two of its threads receive from the same unit and tag at once (then MPI
- * does not order them either).
+ * The message from (unit, tag) matched with status st was empty: takes its
+ * mark (already sent, or on its way). *bad: the sender was bad.
  */
-static int p2p_drop(MPI_Comm comm, int unit, int tag, MPI_Status *st)
+static int p2p_take_mark(int unit, int tag, const MPI_Status *st, bool *bad)
+{
+  int bytes = 0;
+  int rc = MPI_Get_count(st, MPI_BYTE, &bytes);
+  *bad = false;
+  if (rc != MPI_SUCCESS || bytes != 0) return rc;
+  unsigned char mark = 0;
+  MPI_Request req;
+  MPI_Status mst;
+  rc = MPI_Irecv(&mark, 1, MPI_BYTE, unit, tag, mark_comm(), &req);
+  if (rc == MPI_SUCCESS) rc = p2p_wait(&req, &mst);
+  *bad = mark == p2p_bad_mark;
+  return rc;
+}
+
+/*
+ * Receives and drops the message from (unit, tag) that a probe found (st),
+ * and its mark if empty. MPI_Iprobe + MPI_Recv, not the matched probe:
+ * MPICH 4.0's MPI_Mrecv crashed on a message a process sent to itself. No
+ * other receive of this unit takes messages of (unit, tag) meanwhile,
+ * unless two of its threads receive from the same unit and tag at once
+ * (then MPI does not order them either).
+ */
+static int p2p_drop(int unit, int tag, MPI_Status *st)
 {
   int bytes = 0;
   int rc = MPI_Get_count(st, MPI_BYTE, &bytes);
   if (rc != MPI_SUCCESS) return rc;
   char one, *scratch = bytes > 1 ? malloc((size_t)bytes) : &one;
+  MPI_Status rst;
   if (scratch == NULL) {
     /* a receive of 0 bytes still takes the message (and fails with
      * MPI_ERR_TRUNCATE, which does not matter here) */
-    MPI_Recv(&one, 0, MPI_BYTE, unit, tag, comm, MPI_STATUS_IGNORE);
+    MPI_Recv(&one, 0, MPI_BYTE, unit, tag, dart__g.comm, MPI_STATUS_IGNORE);
     return MPI_SUCCESS;
   }
-  rc = MPI_Recv(scratch, bytes, MPI_BYTE, unit, tag, comm, MPI_STATUS_IGNORE);
+  rc = MPI_Recv(scratch, bytes, MPI_BYTE, unit, tag, dart__g.comm, &rst);
   if (scratch != &one) free(scratch);
+  bool bad;
+  if (rc == MPI_SUCCESS) rc = p2p_take_mark(unit, tag, &rst, &bad);
   return rc;
 }
 
-/* Receiver with bad local arguments: takes and drops the message or
- * notice from (unit, tag), whichever comes. */
+/* Receiver with bad local arguments: takes and drops the next message
+ * from (unit, tag). */
 static void p2p_drain(const char *func, int tag, int unit)
 {
-  MPI_Comm comms[2] = {dart__g.comm, notice_comm()};
   MPI_Status st;
-  int rc = MPI_SUCCESS, found = 0, c = 0;
+  int rc = MPI_SUCCESS, found = 0;
   dart__coll_watch(func, "dropping the message for the bad receive", NULL,
                    unit);
   for (uint64_t it = 0; rc == MPI_SUCCESS && !found; it++) {
-    for (c = 0; c < 2 && rc == MPI_SUCCESS && !found; c++)
-      rc = MPI_Iprobe(unit, tag, comms[c], &found, &st);
+    rc = MPI_Iprobe(unit, tag, dart__g.comm, &found, &st);
     if (rc == MPI_SUCCESS && !found) dart__backoff(it);
   }
-  if (rc == MPI_SUCCESS) rc = p2p_drop(comms[c - 1], unit, tag, &st);
+  if (rc == MPI_SUCCESS) rc = p2p_drop(unit, tag, &st);
   dart__watch_end();
   if (rc != MPI_SUCCESS)
     dart__mpi_log_error(func, "dropping the message for the bad receive", rc);
-}
-
-/* Takes the (empty) notice from (unit, tag). */
-static int p2p_take_notice(int unit, int tag)
-{
-  char one;
-  return MPI_Recv(&one, 0, MPI_BYTE, unit, tag, notice_comm(),
-                  MPI_STATUS_IGNORE);
-}
-
-/*
- * Completes the receive req from (unit, tag), watching for the sender's
- * notice meanwhile: DART_OK, DART_ERR_INVAL (notice: receive cancelled,
- * logged) or DART_ERR_OTHER (logged).
- */
-static dart_ret_t p2p_recv_wait(const char *func, MPI_Request *req, int tag,
-                                int unit)
-{
-  MPI_Comm nc = notice_comm();
-  int rc = MPI_SUCCESS, done = 0, notice = 0;
-  for (uint64_t it = 0; rc == MPI_SUCCESS; it++) {
-    rc = MPI_Test(req, &done, MPI_STATUS_IGNORE); /* frees it when done */
-    if (rc != MPI_SUCCESS || done) break;
-    /* the notice is an error path: look for it now and then only (a
-     * probe per poll made a blocking-mode sendrecv 10-40% slower) */
-    if (it % 16 == 15)
-      rc = MPI_Iprobe(unit, tag, nc, &notice, MPI_STATUS_IGNORE);
-    if (rc != MPI_SUCCESS || notice) break;
-    dart__backoff(it);
-  }
-  if (rc == MPI_SUCCESS && notice) {
-    /* the sender sent nothing else (it waits for this notice): the
-     * receive is still unmatched and cancels */
-    rc = MPI_Cancel(req);
-    if (rc == MPI_SUCCESS) rc = MPI_Wait(req, MPI_STATUS_IGNORE);
-    if (rc == MPI_SUCCESS) rc = p2p_take_notice(unit, tag);
-    if (rc == MPI_SUCCESS)
-      return DART__COLL_INVAL(func,
-                              "unit %d passed a bad argument to its send "
-                              "with tag %d (see its log): nothing received",
-                              unit, tag);
-  }
-  if (rc != MPI_SUCCESS) return dart__coll_fail_mpi(func, "MPI_Irecv", rc);
-  return DART_OK;
-}
-
-/* The caller's own notice is not synchronous: a receive from itself takes
- * it before its MPI receive could match a later message. 1: taken. */
-static int p2p_own_notice(int tag, int *rc)
-{
-  int notice = 0;
-  *rc =
-      MPI_Iprobe(dart__g.myid, tag, notice_comm(), &notice, MPI_STATUS_IGNORE);
-  if (*rc == MPI_SUCCESS && notice) *rc = p2p_take_notice(dart__g.myid, tag);
-  return *rc == MPI_SUCCESS && notice;
 }
 
 /* One receive (unit, tag valid; buffer, type and count checked). */
@@ -220,23 +204,44 @@ static dart_ret_t p2p_recv(const char *func, void *buf, int n, MPI_Datatype t,
                            int tag, int unit)
 {
   uint64_t t0 = DART__OBS_T0();
-  MPI_Request req;
-  dart_ret_t ret;
-  dart__coll_watch(func, "MPI_Irecv", NULL, unit);
-  int rc = MPI_SUCCESS;
-  if (unit == dart__g.myid && p2p_own_notice(tag, &rc))
+  MPI_Status st;
+  int rc;
+  bool bad = false;
+  dart_ret_t ret = DART_OK;
+  if (dart__coll_blocking()) {
+    dart__coll_watch(func, "MPI_Recv", NULL, unit);
+    rc = MPI_Recv(buf, n, t, unit, tag, dart__g.comm, &st);
+  } else {
+    MPI_Request req;
+    dart__coll_watch(func, "MPI_Irecv", NULL, unit);
+    rc = MPI_Irecv(buf, n, t, unit, tag, dart__g.comm, &req);
+    if (rc == MPI_SUCCESS) rc = p2p_wait(&req, &st);
+  }
+  if (rc == MPI_SUCCESS) rc = p2p_take_mark(unit, tag, &st, &bad);
+  dart__watch_end();
+  if (rc != MPI_SUCCESS)
+    ret = dart__coll_fail_mpi(func, "MPI_Irecv", rc);
+  else if (bad)
     ret = DART__COLL_INVAL(func,
                            "unit %d passed a bad argument to its send with "
                            "tag %d (see its log): nothing received",
                            unit, tag);
-  else if (rc == MPI_SUCCESS &&
-           (rc = MPI_Irecv(buf, n, t, unit, tag, dart__g.comm, &req)) ==
-               MPI_SUCCESS)
-    ret = p2p_recv_wait(func, &req, tag, unit);
-  else
-    ret = dart__coll_fail_mpi(func, "MPI_Irecv", rc);
-  dart__watch_end();
   DART__OBS_END(t0, dart__obs_coll_kind(func), DART__OBS_NONE, unit, 0);
+  return ret;
+}
+
+/* A good send of nelem elements; an empty one is preceded by its mark. */
+static dart_ret_t p2p_send(const char *func, const void *buf, int n,
+                           MPI_Datatype t, int tag, int unit)
+{
+  dart_ret_t ret;
+  if (n == 0) {
+    int rc = p2p_mark(tag, unit, &p2p_good_mark);
+    if (rc != MPI_SUCCESS) return dart__coll_fail_mpi(func, "MPI_Isend", rc);
+  }
+  DART__COLL_RUN(ret, func, NULL, unit,
+                 MPI_Send(buf, n, t, unit, tag, dart__g.comm),
+                 MPI_Isend(buf, n, t, unit, tag, dart__g.comm, &dart__req));
   return ret;
 }
 
@@ -247,16 +252,8 @@ dart_ret_t dart_send(const void *sendbuf, size_t nelem, dart_datatype_t dtype,
   dart_ret_t ret = p2p_addr(__func__, tag, unit.id);
   if (ret != DART_OK) return ret;
   ret = p2p_local(__func__, "sendbuf", sendbuf, nelem, dtype, &d);
-  if (ret != DART_OK) {
-    p2p_notice(__func__, tag, unit.id);
-    return ret;
-  }
-  int n = (int)nelem;
-  DART__COLL_RUN(ret, __func__, NULL, unit.id,
-                 MPI_Send(sendbuf, n, d->mpi_inst, unit.id, tag, dart__g.comm),
-                 MPI_Isend(sendbuf, n, d->mpi_inst, unit.id, tag, dart__g.comm,
-                           &dart__req));
-  return ret;
+  if (ret != DART_OK) return p2p_notice(__func__, tag, unit.id, ret);
+  return p2p_send(__func__, sendbuf, (int)nelem, d->mpi_inst, tag, unit.id);
 }
 
 dart_ret_t dart_recv(void *recvbuf, size_t nelem, dart_datatype_t dtype,
@@ -292,11 +289,14 @@ dart_ret_t dart_sendrecv(const void *sendbuf, size_t send_nelem,
    * by its notice / drain, as in dart_send / dart_recv. */
   MPI_Request sreq = MPI_REQUEST_NULL;
   int rc = MPI_SUCCESS;
-  if (sret == DART_OK)
-    rc = MPI_Isend(sendbuf, (int)send_nelem, sd->mpi_inst, dest.id, send_tag,
-                   dart__g.comm, &sreq);
-  else
-    rc = p2p_notice_start(send_tag, dest.id, &sreq);
+  if (sret != DART_OK) {
+    p2p_notice(func, send_tag, dest.id, sret);
+  } else {
+    if (send_nelem == 0) rc = p2p_mark(send_tag, dest.id, &p2p_good_mark);
+    if (rc == MPI_SUCCESS)
+      rc = MPI_Isend(sendbuf, (int)send_nelem, sd->mpi_inst, dest.id, send_tag,
+                     dart__g.comm, &sreq);
+  }
   if (rc != MPI_SUCCESS) return dart__coll_fail_mpi(func, "MPI_Isend", rc);
   if (rret == DART_OK)
     rret = p2p_recv(func, recvbuf, (int)recv_nelem, rd->mpi_inst, recv_tag,
