@@ -248,7 +248,11 @@ DART__HIDDEN int dart__trace_init(void);
 DART__HIDDEN void dart__trace_event(dart__obs_thread_t *s, int kind, int path,
                                     int gunit, size_t bytes, uint64_t t0,
                                     uint64_t t1);
-DART__HIDDEN int dart__trace_fini(dart__obs_thread_t *threads);
+/* Writes a thread's buffered events to the part file and frees its buffer
+ * (at thread exit and at dart_exit; the caller holds observe.c's lock). */
+DART__HIDDEN void dart__trace_release(dart__obs_thread_t *s);
+/* After every thread's release: closes the part file, unit 0 merges. */
+DART__HIDDEN int dart__trace_fini(void);
 /* Name of a kind / path as written to the files. */
 DART__HIDDEN const char *dart__obs_kind_name(int kind);
 DART__HIDDEN const char *dart__obs_path_name(int path);

@@ -42,6 +42,8 @@ static uint64_t tsc0, ns0; /* statistics clock at dart_init (obs.tsc) */
 
 static pthread_mutex_t obs_mtx = PTHREAD_MUTEX_INITIALIZER;
 static dart__obs_thread_t *obs_threads; /* every registered thread */
+/* The counts of the threads that ended, summed (their records are freed). */
+static dart__obs_thread_t obs_retired;
 static int obs_nthreads;
 static const char *stats_path; /* NULL: statistics off */
 static size_t max_targets;
@@ -151,13 +153,51 @@ static void last_fold(dart__obs_thread_t *s)
     }
 }
 
+static void slots_spill(dart__obs_thread_t *s);
+
+/* Adds the counters and matrix row of src to dst (the caller holds obs_mtx;
+ * src's last targets and table are folded in already). */
+static void record_add(dart__obs_thread_t *dst, const dart__obs_thread_t *src)
+{
+  for (int k = 0; k < DART__OBS_NKINDS; k++)
+    for (int p = 0; p < DART__OBS_NPATHS; p++) {
+      dst->count[k][p] += src->count[k][p];
+      dst->bytes[k][p] += src->bytes[k][p];
+      dst->ns[k][p] += src->ns[k][p];
+    }
+  for (size_t i = 0; i < src->cap; i++)
+    if (src->peers[i].unit != -1)
+      peer_add(dst, src->peers[i].unit, src->peers[i].ops, src->peers[i].bytes);
+  dst->other_ops += src->other_ops;
+  dst->other_bytes += src->other_bytes;
+}
+
+/*
+ * Thread exit: the thread's counts go into the record of the threads that
+ * ended (one per process, bounded like a thread's), its buffered trace
+ * events to the unit's part file, and its record is freed.
+ */
 static void thread_exit(void *arg)
 {
   dart__obs_thread_t *s = arg;
   pthread_mutex_lock(&obs_mtx);
   last_fold(s);
-  s->last = NULL; /* the thread-local entries go away with the thread */
+  slots_spill(s);
+  record_add(&obs_retired, s);
+  dart__trace_release(s);
+  for (dart__obs_thread_t **p = &obs_threads; *p != NULL; p = &(*p)->next)
+    if (*p == s) {
+      *p = s->next;
+      break;
+    }
   pthread_mutex_unlock(&obs_mtx);
+  /* a later destructor that calls DART registers the thread anew */
+  if (obs_mine == s) {
+    obs_mine = NULL;
+    dart__obs_self = &obs_empty;
+  }
+  free(s->peers);
+  free(s);
 }
 
 static void exit_key_create(void)
@@ -292,26 +332,34 @@ typedef struct {
   uint64_t npeers;
 } unit_sum_t;
 
+/* Adds one record (folded first) to the unit's sums and matrix row. */
+static void sum_one(unit_sum_t *u, dart__obs_thread_t *row,
+                    dart__obs_thread_t *s, double scale)
+{
+  last_fold(s);
+  slots_spill(s);
+  for (int k = 0; k < DART__OBS_NKINDS; k++)
+    for (int p = 0; p < DART__OBS_NPATHS; p++) {
+      u->v[0][k][p] += s->count[k][p];
+      u->v[1][k][p] += s->bytes[k][p];
+      u->v[2][k][p] += (uint64_t)((double)s->ns[k][p] * scale + 0.5);
+    }
+  for (size_t i = 0; i < s->cap; i++)
+    if (s->peers[i].unit != -1)
+      peer_add(row, s->peers[i].unit, s->peers[i].ops, s->peers[i].bytes);
+  row->other_ops += s->other_ops;
+  row->other_bytes += s->other_bytes;
+}
+
+/* The running threads and those that ended. */
 static void sum_threads(unit_sum_t *u, dart__obs_thread_t *row)
 {
   memset(u, 0, sizeof *u);
   double scale = tsc_scale();
   pthread_mutex_lock(&obs_mtx);
-  for (dart__obs_thread_t *s = obs_threads; s != NULL; s = s->next) {
-    last_fold(s);
-    slots_spill(s);
-    for (int k = 0; k < DART__OBS_NKINDS; k++)
-      for (int p = 0; p < DART__OBS_NPATHS; p++) {
-        u->v[0][k][p] += s->count[k][p];
-        u->v[1][k][p] += s->bytes[k][p];
-        u->v[2][k][p] += (uint64_t)((double)s->ns[k][p] * scale + 0.5);
-      }
-    for (size_t i = 0; i < s->cap; i++)
-      if (s->peers[i].unit != -1)
-        peer_add(row, s->peers[i].unit, s->peers[i].ops, s->peers[i].bytes);
-    row->other_ops += s->other_ops;
-    row->other_bytes += s->other_bytes;
-  }
+  for (dart__obs_thread_t *s = obs_threads; s != NULL; s = s->next)
+    sum_one(u, row, s, scale);
+  sum_one(u, row, &obs_retired, scale);
   pthread_mutex_unlock(&obs_mtx);
   u->other_ops = row->other_ops;
   u->other_bytes = row->other_bytes;
@@ -505,14 +553,21 @@ int dart__obs_fini(void)
   dart_ret_t ret = DART_OK;
   if (stats_path != NULL) ret = stats_fini(comm);
   if (dart__obs.trace) {
-    dart_ret_t r2 = dart__trace_fini(obs_threads);
+    pthread_mutex_lock(&obs_mtx);
+    for (dart__obs_thread_t *s = obs_threads; s != NULL; s = s->next)
+      dart__trace_release(s);
+    pthread_mutex_unlock(&obs_mtx);
+    dart_ret_t r2 = dart__trace_fini();
     if (ret == DART_OK) ret = r2;
   }
   dart__obs.trace = 0;
   DART__MPI_LOG(MPI_Comm_free(&comm));
-  /* Records stay registered (other threads keep pointers to theirs in
-   * their thread-local variable): emptied for a later dart_init. */
+  /* Records of running threads stay registered (the threads keep pointers
+   * to theirs in their thread-local variable): emptied for a later
+   * dart_init. */
   pthread_mutex_lock(&obs_mtx);
+  free(obs_retired.peers);
+  memset(&obs_retired, 0, sizeof obs_retired);
   for (dart__obs_thread_t *s = obs_threads; s != NULL; s = s->next) {
     free(s->peers);
     int tid = s->tid;

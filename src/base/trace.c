@@ -187,13 +187,15 @@ static dart_ret_t trace_merge(void)
   return DART_OK;
 }
 
-int dart__trace_fini(dart__obs_thread_t *threads)
+void dart__trace_release(dart__obs_thread_t *s)
 {
-  for (dart__obs_thread_t *s = threads; s != NULL; s = s->next) {
-    buf_flush(s);
-    free(s->trace);
-    s->trace = NULL;
-  }
+  buf_flush(s);
+  free(s->trace);
+  s->trace = NULL;
+}
+
+int dart__trace_fini(void)
+{
   dart_ret_t ret = DART_OK;
   if (part != NULL && fclose(part) != 0) ret = DART_ERR_OTHER;
   part = NULL;
