@@ -57,7 +57,7 @@ static int dart__env_parse_size(const char *s, size_t *out)
 }
 
 /* Parses one value into the field; returns 0 or -1 when malformed. */
-static int dart__env_parse(dart__env_kind_t kind, const char *s, void *field)
+int dart__env_parse(dart__env_kind_t kind, const char *s, void *field)
 {
   switch (kind) {
   case DART__ENV_BOOL: return dart__env_parse_bool(s, (int *)field);
@@ -71,7 +71,7 @@ static int dart__env_parse(dart__env_kind_t kind, const char *s, void *field)
 int dart__env_load(void)
 {
   int rc = 0;
-#define DART__ENV_LOAD(NAME, kind, ctype, field, def, doc)                     \
+#define DART__ENV_LOAD(NAME, kind, ctype, field, def, agree, doc)              \
   {                                                                            \
     int ok_ = dart__env_parse(kind, def, &dart__env.field);                    \
     (void)ok_;                                                                 \
@@ -106,7 +106,7 @@ void dart__env_print(FILE *out)
 {
   char buf[64];
   fprintf(out, "DART configuration (environment variables):\n");
-#define DART__ENV_PRINT(NAME, kind, ctype, field, def, doc)                    \
+#define DART__ENV_PRINT(NAME, kind, ctype, field, def, agree, doc)             \
   dart__env_format(kind, &dart__env.field, buf, sizeof buf);                   \
   fprintf(out, "  %-26s = %-12s (default %s)\n", #NAME, buf, def);
   DART__ENV_TABLE(DART__ENV_PRINT)
@@ -124,6 +124,16 @@ static const char *dart__env_kind_name(dart__env_kind_t kind)
   return "?";
 }
 
+static const char *dart__env_agree_name(dart__env_agree_t agree)
+{
+  switch (agree) {
+  case DART__ENV_LOCAL: return "local";
+  case DART__ENV_UNIT0: return "must agree: unit 0's";
+  case DART__ENV_FAIL: return "must agree: fail";
+  }
+  return "?";
+}
+
 void dart__env_write_markdown(FILE *out)
 {
   fprintf(out,
@@ -134,11 +144,23 @@ void dart__env_write_markdown(FILE *out)
           "print the effective values on unit 0.\n"
           "Booleans accept 1/0, yes/no, on/off, true/false; sizes accept the "
           "suffixes K, M, G, T (powers of 1024).\n\n"
-          "| Variable | Type | Default | Meaning |\n"
-          "|---|---|---|---|\n");
-#define DART__ENV_DOC(NAME, kind, ctype, field, def, doc)                      \
-  fprintf(out, "| `%s` | %s | `%s` | %s |\n", #NAME,                           \
-          dart__env_kind_name(kind), def, doc);
+          "Units must agree on some variables (column *Units*): those that "
+          "change what units do together (which collectives run, the memory "
+          "layout, the lock or progress protocol). `dart_init` compares them "
+          "over all units in one step (an allreduce of their fingerprints; "
+          "only where they differ are values exchanged: unit 0's and those "
+          "of the lowest other unit that differs). A mismatch is reported on "
+          "every unit, one line per variable naming both values, and then "
+          "either unit 0's value is used by every unit (*unit 0's*) or "
+          "`dart_init` returns `DART_ERR_INVAL` on every unit (*fail*). "
+          "Values are compared as parsed (`1` and `yes` are the same "
+          "boolean; strings are compared as written). *local*: each unit "
+          "uses its own value.\n\n"
+          "| Variable | Type | Default | Units | Meaning |\n"
+          "|---|---|---|---|---|\n");
+#define DART__ENV_DOC(NAME, kind, ctype, field, def, agree, doc)               \
+  fprintf(out, "| `%s` | %s | `%s` | %s | %s |\n", #NAME,                      \
+          dart__env_kind_name(kind), def, dart__env_agree_name(agree), doc);
   DART__ENV_TABLE(DART__ENV_DOC)
 #undef DART__ENV_DOC
 }

@@ -168,6 +168,14 @@ static dart_ret_t dart__init(int *argc, char ***argv, int requested,
   dart__init_logging();
   dart_ret_t ret = dart__mpi_start(argc, argv, requested);
   if (ret != DART_OK) return ret;
+  /* settings that change what units do together, agreed before any
+   * module uses them (docs/env.md) */
+  ret = (dart_ret_t)dart__env_agree();
+  if (ret != DART_OK) {
+    DART_LOG_ERROR("initialization failed (%s)", dart__strerror(ret));
+    dart__mpi_stop();
+    return ret;
+  }
   /* MPI_THREAD_MULTIPLE asked for the progress thread alone does not make
    * DART's own paths thread-safe (no locks in single-thread mode). */
   dart__g.multithreaded =

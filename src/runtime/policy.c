@@ -121,25 +121,25 @@ static dart_ret_t probe_block(bool *block)
 /*
  * The wait mode changes which MPI call a collective makes (MPI_Bcast or
  * MPI_Ibcast, ...), and calls of both kinds never match on one
- * communicator. Units may decide differently (uneven placement, mixed
- * nodes, different environments), so the decision is agreed once over all
- * units: blocking if every unit asks for it (DART_COLL_WAIT=block, or auto
- * on a node with a CPU per unit); otherwise, unless some unit asked for
- * yield, the faster wait as probed. Sub-teams inherit it.
+ * communicator, so every unit must choose the same. DART_COLL_WAIT itself
+ * is agreed in dart_init (unit 0's value, docs/env.md): block and yield are
+ * then the same everywhere. auto depends on each node (uneven placement,
+ * mixed nodes) and is agreed here: blocking if every unit's node has a CPU
+ * per unit, otherwise the faster wait as probed. Sub-teams inherit it.
  */
 static dart_ret_t decide_coll_wait(bool *block)
 {
   wait_env_t mode = wait_env_mode();
-  /* one MIN gives both "every unit blocks" and "no unit asked for yield" */
-  int v[2] = {mode == WAIT_BLOCK || (mode == WAIT_AUTO && node_dedicated()),
-              mode != WAIT_YIELD};
-  DART__MPI(
-      dart__mpi_allreduce(MPI_IN_PLACE, v, 2, MPI_INT, MPI_MIN, dart__g.comm));
-  *block = v[0] != 0;
-  bool any_yield = v[1] == 0;
-  if (!*block && !any_yield && dart__g.size > 1) {
-    dart_ret_t ret = probe_block(block);
-    if (ret != DART_OK) return ret;
+  *block = mode == WAIT_BLOCK;
+  if (mode == WAIT_AUTO) {
+    int v = node_dedicated();
+    DART__MPI(dart__mpi_allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_MIN,
+                                  dart__g.comm));
+    *block = v != 0;
+    if (!*block && dart__g.size > 1) {
+      dart_ret_t ret = probe_block(block);
+      if (ret != DART_OK) return ret;
+    }
   }
   DART_LOG_DEBUG("collectives wait by %s (agreed by all units)",
                  *block ? "blocking MPI calls" : "yielding waits");
