@@ -137,6 +137,7 @@ dart_ret_t dart__coll_flags_init(void)
 
 dart_ret_t dart__coll_fini(void)
 {
+  dart__p2p_fini();
   _Atomic uint64_t *mem = dart__coll_words;
   dart__coll_words = NULL;
   if (coll_win == MPI_WIN_NULL) {

@@ -145,6 +145,10 @@ dart__coll_begin_span(const char *func, dart_team_t teamid, const int32_t *root,
   return dart__coll_span(func, d, nelem, s);
 }
 
+/* Completes (or, never received, releases) the sends of p2p.c that
+ * completed without their caller; from dart__coll_fini at dart_exit. */
+DART__HIDDEN void dart__p2p_fini(void);
+
 /* ---- completion -------------------------------------------------------- */
 
 /*

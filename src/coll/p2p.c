@@ -20,8 +20,8 @@
  *    on it): 0 for a good empty send, 1 for a bad one. The k-th empty
  *    message from (unit, tag) goes with the k-th mark from (unit, tag), both
  *    streams being ordered. Both sends of a bad sender are non-blocking and
- *    released at once (MPI delivers them without the sender): it returns
- *    DART_ERR_INVAL without waiting for its receiver;
+ *    completed later (p2p_fire): it returns DART_ERR_INVAL without waiting
+ *    for its receiver;
  *  - a receive that matched an empty message takes its mark; a mark of 1
  *    turns the receive into DART_ERR_INVAL (nothing received);
  *  - a receiver with bad arguments takes (and drops) the message its
@@ -33,6 +33,7 @@
  * line names the wait).
  */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -96,12 +97,65 @@ static MPI_Comm mark_comm(void)
  * released sends read them after the call returned). */
 static const unsigned char p2p_good_mark = 0, p2p_bad_mark = 1;
 
-/* Sends and releases at once (MPI completes the send on its own). */
+/*
+ * Sends the caller does not wait for (marks, a bad sender's empty
+ * message): kept here and completed by later calls, at the latest in
+ * dart_exit. Not freed while pending: MPICH 4 loses a message a process
+ * sends to itself once the send's request is freed (one process; raw-MPI
+ * reproducer in docs/collectives.md).
+ */
+static pthread_mutex_t fired_mtx = PTHREAD_MUTEX_INITIALIZER;
+static MPI_Request *fired;
+static int nfired, fired_cap;
+
+/* Drops the completed ones (the caller holds fired_mtx). */
+static int fired_reap(void)
+{
+  for (int i = 0; i < nfired;) {
+    int done = 0;
+    int rc = MPI_Test(&fired[i], &done, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS) return rc;
+    if (done)
+      fired[i] = fired[--nfired];
+    else
+      i++;
+  }
+  return MPI_SUCCESS;
+}
+
+/* Starts a send that completes without the caller. */
 static int p2p_fire(const void *buf, int n, int unit, int tag, MPI_Comm comm)
 {
   MPI_Request req;
   int rc = MPI_Isend(buf, n, MPI_BYTE, unit, tag, comm, &req);
-  return rc == MPI_SUCCESS ? MPI_Request_free(&req) : rc;
+  if (rc != MPI_SUCCESS) return rc;
+  pthread_mutex_lock(&fired_mtx);
+  rc = fired_reap();
+  if (nfired == fired_cap) {
+    int cap = fired_cap ? 2 * fired_cap : 16;
+    MPI_Request *grown = realloc(fired, (size_t)cap * sizeof *grown);
+    if (grown != NULL) fired = grown, fired_cap = cap;
+  }
+  if (nfired < fired_cap)
+    fired[nfired++] = req;
+  else if (rc == MPI_SUCCESS)
+    rc = MPI_Request_free(&req); /* out of memory: let MPI complete it */
+  pthread_mutex_unlock(&fired_mtx);
+  return rc;
+}
+
+void dart__p2p_fini(void)
+{
+  pthread_mutex_lock(&fired_mtx);
+  int rc = fired_reap();
+  if (rc != MPI_SUCCESS)
+    dart__mpi_log_error("dart_exit", "completing point-to-point notices", rc);
+  /* never received (the program ended without the receive): released */
+  for (int i = 0; i < nfired; i++) MPI_Request_free(&fired[i]);
+  free(fired);
+  fired = NULL;
+  nfired = fired_cap = 0;
+  pthread_mutex_unlock(&fired_mtx);
 }
 
 /* The mark that precedes an empty message to (unit, tag). */

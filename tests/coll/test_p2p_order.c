@@ -15,6 +15,7 @@
  * notice must not be confused with. Then dart_sendrecv in the same way.
  */
 #include <dash/dart/if/dart.h>
+#include <mpi.h>
 #include <string.h>
 
 #include "dart_test.h"
@@ -83,6 +84,35 @@ static void recv_seq(int from, int combo, int k)
   check(buf, val(from, combo, 2), "C", k, combo);
 }
 
+/*
+ * Does the MPI complete a good send a unit makes to itself before its
+ * receive? MPI may block such a send until it is matched, and MPICH does
+ * when the job has one process (its sends to itself then wait for the
+ * receive, blocking or not). There the self round queues bad sends only
+ * (they return at once) and sendrecv covers the rest.
+ */
+static int self_buffered(void)
+{
+#ifdef MPICH_VERSION
+  return nunits > 1;
+#else
+  return 1;
+#endif
+}
+
+static void bad_only_self(void)
+{
+  dart_global_unit_t u = {me};
+  int buf[N];
+  TEST_EQ_RET(dart_send(NULL, N, DART_TYPE_INT, TAG, u), DART_ERR_INVAL);
+  TEST_EQ_RET(dart_send(NULL, N, DART_TYPE_INT, TAG, u), DART_ERR_INVAL);
+  TEST_OK(dart_barrier(DART_TEAM_ALL));
+  memset(buf, 0xff, sizeof buf);
+  TEST_EQ_RET(dart_recv(buf, N, DART_TYPE_INT, TAG, u), DART_ERR_INVAL);
+  TEST_CHECK(buf[0] == -1);
+  TEST_EQ_RET(dart_recv(NULL, N, DART_TYPE_INT, TAG, u), DART_ERR_INVAL);
+}
+
 /* One dart_sendrecv of combination combo in round k: unit u's send half is
  * bad if combo & 1 and u is in the "bad senders" half (u % 2 == combo >> 2
  * & 1), its receive half if combo & 2 likewise. */
@@ -125,10 +155,14 @@ int main(int argc, char **argv)
   nunits = (int)sz;
   for (int k = 0; k < nunits; k++) {
     int to = (me + k) % nunits, from = (me - k + nunits) % nunits;
-    for (int combo = 0; combo < 4; combo++) send_seq(to, combo);
-    /* every send above returned without its receiver */
-    TEST_OK(dart_barrier(DART_TEAM_ALL));
-    for (int combo = 0; combo < 4; combo++) recv_seq(from, combo, k);
+    if (k == 0 && !self_buffered()) {
+      bad_only_self();
+    } else {
+      for (int combo = 0; combo < 4; combo++) send_seq(to, combo);
+      /* every send above returned without its receiver */
+      TEST_OK(dart_barrier(DART_TEAM_ALL));
+      for (int combo = 0; combo < 4; combo++) recv_seq(from, combo, k);
+    }
     TEST_OK(dart_barrier(DART_TEAM_ALL));
     for (int combo = 0; combo < 8; combo++) sendrecv_round(k, combo);
     TEST_OK(dart_barrier(DART_TEAM_ALL));
