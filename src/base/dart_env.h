@@ -104,7 +104,9 @@ typedef enum {
     "unit and operation kind: count, bytes, time; bytes and operations to "    \
     "each target unit; docs/profiling.md) and prints a summary on stderr.")    \
   X(DART_STATS_FILE, DART__ENV_STR, const char *, stats_file,                  \
-    "dart-stats.json", DART__ENV_LOCAL, "File written by DART_STATS=1.")       \
+    "dart-stats.json", DART__ENV_LOCAL,                                        \
+    "File written by DART_STATS=1 (unit 0 writes it: only its value "          \
+    "matters).")                                                               \
   X(DART_STATS_TARGETS, DART__ENV_INT, long, stats_targets, "4096",            \
     DART__ENV_LOCAL,                                                           \
     "Distinct target units each unit (each thread) counts separately in the "  \
@@ -133,7 +135,8 @@ typedef struct {
 /* Effective configuration, filled by dart__env_load() in dart_init. */
 extern dart__env_t dart__env DART__HIDDEN;
 
-/* Parses all variables. Returns 0 or -1 (bad value, logged; default kept). */
+/* Parses all variables. Returns 0 or -1 (bad value, logged; default kept).
+ */
 DART__HIDDEN int dart__env_load(void);
 /* Prints "NAME = value (default ...)" for every variable. */
 DART__HIDDEN void dart__env_print(FILE *out);

@@ -49,7 +49,7 @@ static const char *fmt_size(size_t v, char *buf, size_t len)
 /* The effective value of NAME as text, NULL if no such variable. */
 static const char *effective(const char *name, char *buf, size_t len)
 {
-#define ENV_CASE(NAME, kind, ctype, field, def, agree, doc)                    \
+#define ENV_CASE(NAME, kind, ctype, field, ...)                                \
   if (strcmp(name, #NAME) == 0)                                                \
     return _Generic(dart__env.field,                                           \
                     const char *: fmt_str,                                     \
