@@ -94,7 +94,7 @@ static MPI_Comm mark_comm(void)
 }
 
 /* What a mark says about the empty message it goes with (static: the
- * released sends read them after the call returned). */
+ * sends read them after the call returned). */
 static const unsigned char p2p_good_mark = 0, p2p_bad_mark = 1;
 
 /*
@@ -164,8 +164,8 @@ static int p2p_mark(int tag, int unit, const unsigned char *mark)
   return p2p_fire(mark, 1, unit, tag, mark_comm());
 }
 
-/* Sender with bad local arguments: its mark and empty message, released
- * at once (it never waits for the receiver). */
+/* Sender with bad local arguments: its mark and empty message, not
+ * waited for (it never waits for the receiver). */
 static dart_ret_t p2p_notice(const char *func, int tag, int unit,
                              dart_ret_t ret)
 {
