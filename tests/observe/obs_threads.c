@@ -7,9 +7,9 @@
  *
  * Usage: test_obs_threads (skips with 77 without MPI_THREAD_MULTIPLE).
  */
-#define _GNU_SOURCE
 #include <dash/dart/if/dart.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
