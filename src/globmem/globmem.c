@@ -191,7 +191,7 @@ static dart_ret_t free_collective(const char *func, dart_gptr_t gptr,
     return DART_ERR_INVAL;
   }
   return registration ? dart__segment_retire(func, seg)
-                      : dart__segment_destroy(func, seg);
+                      : dart__segment_release(func, seg);
 }
 
 dart_ret_t dart_team_memfree(dart_gptr_t gptr)

@@ -35,7 +35,8 @@ typedef enum { O_NONE, O_TEAM, O_ALLOC, O_REG, O_ALLOCATOR, O_LOCK } obj_kind_t;
 typedef enum {
   R_ALL,  /* everybody (agreed calls, allreduce, allgather, ...) */
   R_FROM, /* bcast/scatter: everybody if the bad unit is the root */
-  R_TO    /* gather/reduce: the root */
+  R_TO,   /* gather/reduce: the root */
+  R_SELF  /* releases: nobody else; the bad unit still holds its object */
 } rule_t;
 
 typedef struct {
@@ -53,6 +54,12 @@ typedef struct {
   rule_t rule;
   int (*call)(bool bad, obj_t *o);
   bool (*data_ok)(const obj_t *o); /* data check where DART_OK, or NULL */
+  /* releases (R_SELF): makes the object first (collective), and releases
+   * it properly on the bad unit afterwards; bad_ok: the bad argument is
+   * accepted as a no-op (DART_OK, nothing logged) */
+  void (*prepare)(obj_t *o);
+  int (*redo)(obj_t *o);
+  bool bad_ok;
 } entry_t;
 
 static int me, n;
@@ -197,34 +204,101 @@ static int allreduce(bool bad, obj_t *o)
                         DART_OP_SUM, DART_TEAM_ALL);
 }
 
+static void prep_alloc(obj_t *o)
+{
+  TEST_OK(
+      dart_team_memalloc_aligned(DART_TEAM_ALL, N, DART_TYPE_LONG, &o->gptr));
+}
+static void prep_lock(obj_t *o)
+{
+  TEST_OK(dart_team_lock_init(DART_TEAM_ALL, &o->lock));
+}
+static void prep_allocator(obj_t *o)
+{
+  TEST_OK(dart_allocator_new(4096, DART_TEAM_ALL, &o->alloc));
+}
+static int free_unknown(bool bad, obj_t *o)
+{
+  dart_gptr_t g = o->gptr;
+  if (bad) g.segid = 30000; /* no such segment */
+  return dart_team_memfree(g);
+}
+static int free_null(bool bad, obj_t *o)
+{
+  return dart_team_memfree(bad ? DART_GPTR_NULL : o->gptr);
+}
+static int redo_free(obj_t *o)
+{
+  return dart_team_memfree(o->gptr);
+}
+static int lock_destroy(bool bad, obj_t *o)
+{
+  return dart_team_lock_destroy(bad ? NULL : &o->lock);
+}
+static int redo_lock(obj_t *o)
+{
+  return dart_team_lock_destroy(&o->lock);
+}
+static int allocator_destroy(bool bad, obj_t *o)
+{
+  return dart_allocator_destroy(bad ? NULL : &o->alloc);
+}
+static int redo_allocator(obj_t *o)
+{
+  return dart_allocator_destroy(&o->alloc);
+}
+
 /* The table (docs/onebad.md lists the same entry points). */
 static const entry_t table[] = {
-    {"dart_team_create", "newteam NULL", O_TEAM, R_ALL, create_out, NULL},
-    {"dart_team_create", "group NULL", O_TEAM, R_ALL, create_group, NULL},
-    {"dart_team_clone", "newteam NULL", O_TEAM, R_ALL, clone_out, NULL},
-    {"dart_team_memalloc_aligned", "gptr NULL", O_ALLOC, R_ALL, alloc_out,
-     NULL},
+    {"dart_team_create", "newteam NULL", O_TEAM, R_ALL, create_out, NULL, NULL,
+     NULL, false},
+    {"dart_team_create", "group NULL", O_TEAM, R_ALL, create_group, NULL, NULL,
+     NULL, false},
+    {"dart_team_clone", "newteam NULL", O_TEAM, R_ALL, clone_out, NULL, NULL,
+     NULL, false},
+    {"dart_team_memalloc_aligned", "gptr NULL", O_ALLOC, R_ALL, alloc_out, NULL,
+     NULL, NULL, false},
     {"dart_team_memalloc_aligned", "undefined type", O_ALLOC, R_ALL, alloc_type,
-     NULL},
+     NULL, NULL, NULL, false},
     {"dart_team_memalloc_aligned", "size overflow", O_ALLOC, R_ALL, alloc_size,
-     NULL},
-    {"dart_team_memregister", "gptr NULL", O_REG, R_ALL, reg_out, NULL},
-    {"dart_team_memregister", "addr NULL", O_REG, R_ALL, reg_addr, NULL},
+     NULL, NULL, NULL, false},
+    {"dart_team_memregister", "gptr NULL", O_REG, R_ALL, reg_out, NULL, NULL,
+     NULL, false},
+    {"dart_team_memregister", "addr NULL", O_REG, R_ALL, reg_addr, NULL, NULL,
+     NULL, false},
     {"dart_team_memregister_aligned", "gptr NULL", O_REG, R_ALL,
-     reg_aligned_out, NULL},
+     reg_aligned_out, NULL, NULL, NULL, false},
     {"dart_allocator_new", "new_allocator NULL", O_ALLOCATOR, R_ALL,
-     allocator_out, NULL},
+     allocator_out, NULL, NULL, NULL, false},
     {"dart_allocator_new", "pool size", O_ALLOCATOR, R_ALL, allocator_size,
-     NULL},
-    {"dart_team_lock_init", "lock NULL", O_LOCK, R_ALL, lock_out, NULL},
-    {"dart_bcast", "buffer NULL", O_NONE, R_FROM, bcast, bcast_ok},
-    {"dart_scatter", "buffers NULL", O_NONE, R_FROM, scatter, scatter_ok},
-    {"dart_gather", "buffers NULL", O_NONE, R_TO, gather, NULL},
-    {"dart_reduce", "buffers NULL", O_NONE, R_TO, reduce, NULL},
-    {"dart_allgather", "recvbuf NULL", O_NONE, R_ALL, allgather, NULL},
-    {"dart_allgatherv", "recvbuf NULL", O_NONE, R_ALL, allgatherv, NULL},
-    {"dart_alltoall", "recvbuf NULL", O_NONE, R_ALL, alltoall, NULL},
-    {"dart_allreduce", "recvbuf NULL", O_NONE, R_ALL, allreduce, NULL},
+     NULL, NULL, NULL, false},
+    {"dart_team_lock_init", "lock NULL", O_LOCK, R_ALL, lock_out, NULL, NULL,
+     NULL, false},
+    {"dart_bcast", "buffer NULL", O_NONE, R_FROM, bcast, bcast_ok, NULL, NULL,
+     false},
+    {"dart_scatter", "buffers NULL", O_NONE, R_FROM, scatter, scatter_ok, NULL,
+     NULL, false},
+    {"dart_gather", "buffers NULL", O_NONE, R_TO, gather, NULL, NULL, NULL,
+     false},
+    {"dart_reduce", "buffers NULL", O_NONE, R_TO, reduce, NULL, NULL, NULL,
+     false},
+    {"dart_allgather", "recvbuf NULL", O_NONE, R_ALL, allgather, NULL, NULL,
+     NULL, false},
+    {"dart_allgatherv", "recvbuf NULL", O_NONE, R_ALL, allgatherv, NULL, NULL,
+     NULL, false},
+    {"dart_alltoall", "recvbuf NULL", O_NONE, R_ALL, alltoall, NULL, NULL, NULL,
+     false},
+    {"dart_allreduce", "recvbuf NULL", O_NONE, R_ALL, allreduce, NULL, NULL,
+     NULL, false},
+    /* releases of team-heap memory (allocations up to 1 MiB per unit) */
+    {"dart_team_memfree", "unknown segment", O_NONE, R_SELF, free_unknown, NULL,
+     prep_alloc, redo_free, false},
+    {"dart_team_memfree", "DART_GPTR_NULL", O_NONE, R_SELF, free_null, NULL,
+     prep_alloc, redo_free, true},
+    {"dart_team_lock_destroy", "lock NULL", O_NONE, R_SELF, lock_destroy, NULL,
+     prep_lock, redo_lock, true},
+    {"dart_allocator_destroy", "allocator NULL", O_NONE, R_SELF,
+     allocator_destroy, NULL, prep_allocator, redo_allocator, false},
 };
 enum { NENTRIES = sizeof table / sizeof table[0] };
 
@@ -274,8 +348,9 @@ static int run_logged(const entry_t *e, bool bad, obj_t *o, int *lines,
 
 static int expected(const entry_t *e, int bad)
 {
-  if (me == bad) return DART_ERR_INVAL;
+  if (me == bad) return e->bad_ok ? DART_OK : DART_ERR_INVAL;
   switch (e->rule) {
+  case R_SELF: return DART_OK;
   case R_FROM: return bad == root.id ? DART_ERR_INVAL : DART_OK;
   case R_TO: return me == root.id ? DART_ERR_INVAL : DART_OK;
   default: return DART_ERR_INVAL;
@@ -347,6 +422,49 @@ static void fresh(obj_t *o)
   o->alloc = NULL;
 }
 
+/* The team's heaps are in step: a new small allocation has the same
+ * layout on every unit (ring put, own get). */
+static void check_heaps(const entry_t *e)
+{
+  dart_gptr_t g;
+  long v = 500 + me, x = -1;
+  TEST_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, N, DART_TYPE_LONG, &g));
+  g.unitid = (me + 1) % n;
+  g.addr_or_offs.offset = sizeof(long);
+  TEST_OK(dart_put_blocking(g, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+  TEST_OK(dart_barrier(DART_TEAM_ALL));
+  g.unitid = me;
+  TEST_OK(dart_get_blocking(&x, g, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+  TEST_CHECK_MSG(x == 500 + (me + n - 1) % n,
+                 "%s: an allocation after it reads %ld", e->func, x);
+  TEST_OK(dart_barrier(DART_TEAM_ALL));
+  TEST_OK(dart_team_memfree(g));
+}
+
+/* A release with a bad argument on unit bad (rule R_SELF). */
+static void release_round(const entry_t *e, int bad, obj_t *o)
+{
+  e->prepare(o);
+  int lines = 0;
+  bool named = false;
+  int r = run_logged(e, me == bad, o, &lines, &named);
+  int want = expected(e, bad);
+  TEST_CHECK_MSG(r == want, "%s (%s bad on unit %d) returned %d, want %d",
+                 e->func, e->what, bad, r, want);
+  int want_lines = me == bad && !e->bad_ok ? 1 : 0;
+  TEST_CHECK_MSG(lines == want_lines && (want_lines == 0 || named),
+                 "%s (%s bad on unit %d): unit %d logged %d lines, want %d%s",
+                 e->func, e->what, bad, me, lines, want_lines,
+                 want_lines ? " naming the function" : "");
+  check_heaps(e); /* nobody reuses what the bad unit still holds */
+  if (me == bad) TEST_OK(e->redo(o));
+  check_heaps(e); /* and its late release is collected */
+  fresh(o);
+  e->prepare(o);
+  TEST_OK(e->call(false, o));
+  check_heaps(e);
+}
+
 static void one_round(const entry_t *e, int bad)
 {
   static obj_t o;
@@ -354,6 +472,11 @@ static void one_round(const entry_t *e, int bad)
   current_bad = bad;
   alarm(DEADLINE);
   fresh(&o);
+  if (e->rule == R_SELF) {
+    release_round(e, bad, &o);
+    alarm(0);
+    return;
+  }
   int lines = 0;
   bool named = false;
   int r = run_logged(e, me == bad, &o, &lines, &named);
