@@ -382,6 +382,15 @@ static inline void dart__segment_mark_mpi(dart__segment_t *seg)
   dart__rma_note(seg);
 }
 
+/* dart_team_memalloc_aligned on behalf of func, with the caller's own
+ * argument checks in status: a failure on any unit fails the call on all
+ * (the allocation agreement), nobody is left waiting. */
+DART__HIDDEN dart_ret_t dart__team_memalloc(const char *func,
+                                            dart__team_t *team, size_t nelem,
+                                            dart_datatype_t dtype,
+                                            dart_ret_t status,
+                                            dart_gptr_t *gptr);
+
 /* Number of MPI windows currently created by the global-memory module
  * (for leak tests and diagnostics). */
 DART__HIDDEN int dart__globmem_live_windows(void);

@@ -337,10 +337,13 @@ static dart_ret_t free_retired(const char *func, dart__team_t *team, int32_t n)
   dart_ret_t ret = DART_OK;
   for (int32_t i = 0; i < n; i++) {
     dart__segment_t *seg = tab->retired[i];
-    DART_LOG_DEBUG("team %d: freeing deregistered segment %d", team->id,
+    DART_LOG_DEBUG("team %d: freeing released segment %d", team->id,
                    seg->segid);
     dart__segtable_release(tab, seg->segid);
-    dart_ret_t r = dart__segment_dispose(func, seg);
+    /* a retired heap block goes back to its chunk on every unit alike */
+    dart_ret_t r = seg->chunk != 0 ? dart__heap_free(func, seg) : DART_OK;
+    if (r != DART_OK) ret = r;
+    r = dart__segment_dispose(func, seg);
     if (r != DART_OK) ret = r;
   }
   /* Retired after the agreement (other threads): keep those. */

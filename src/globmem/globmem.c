@@ -135,26 +135,35 @@ static dart_gptr_t collective_gptr(const dart__segment_t *seg)
   return g;
 }
 
+dart_ret_t dart__team_memalloc(const char *func, dart__team_t *team,
+                               size_t nelem, dart_datatype_t dtype,
+                               dart_ret_t status, dart_gptr_t *gptr)
+{
+  if (gptr != NULL) *gptr = DART_GPTR_NULL;
+  /* Local checks do not return early: the outcome is agreed on below. */
+  size_t bytes = 0;
+  if (status != DART_OK) {
+    /* the caller has logged its own */
+  } else if (gptr == NULL) {
+    dart__log(DART__LOG_ERROR, func, "argument 'gptr' is NULL");
+    status = DART_ERR_INVAL;
+  } else {
+    status = dart__globmem_bytes(func, nelem, dtype, true, &bytes);
+  }
+  dart__segment_t *seg;
+  dart_ret_t ret = dart__segment_create(func, team, DART__SEG_ALLOC, bytes,
+                                        NULL, status, &seg);
+  if (ret != DART_OK) return ret;
+  *gptr = collective_gptr(seg);
+  return DART_OK;
+}
+
 dart_ret_t dart_team_memalloc_aligned(dart_team_t teamid, size_t nelem,
                                       dart_datatype_t dtype, dart_gptr_t *gptr)
 {
   if (gptr != NULL) *gptr = DART_GPTR_NULL;
   DART__TEAM_OR_RETURN(team, teamid);
-  /* Local checks do not return early: the outcome is agreed on below. */
-  dart_ret_t status = DART_OK;
-  size_t bytes = 0;
-  if (gptr == NULL) {
-    DART_LOG_ERROR("argument 'gptr' is NULL");
-    status = DART_ERR_INVAL;
-  } else {
-    status = dart__globmem_bytes(__func__, nelem, dtype, true, &bytes);
-  }
-  dart__segment_t *seg;
-  dart_ret_t ret = dart__segment_create(__func__, team, DART__SEG_ALLOC, bytes,
-                                        NULL, status, &seg);
-  if (ret != DART_OK) return ret;
-  *gptr = collective_gptr(seg);
-  return DART_OK;
+  return dart__team_memalloc(__func__, team, nelem, dtype, DART_OK, gptr);
 }
 
 /*
@@ -182,7 +191,7 @@ static dart_ret_t free_collective(const char *func, dart_gptr_t gptr,
     return DART_ERR_INVAL;
   }
   return registration ? dart__segment_retire(func, seg)
-                      : dart__segment_destroy(func, seg);
+                      : dart__segment_release(func, seg);
 }
 
 dart_ret_t dart_team_memfree(dart_gptr_t gptr)

@@ -43,6 +43,19 @@ DART__HIDDEN dart_ret_t dart__segment_destroy(const char *func,
 DART__HIDDEN dart_ret_t dart__segment_retire(const char *func,
                                              dart__segment_t *seg);
 
+/*
+ * Release of a collective segment by dart_team_memfree and
+ * dart_allocator_destroy (so by dart_team_lock_destroy too): a block of a
+ * team heap is retired like a registration and goes back to its chunk
+ * when every member has released it, at the team's next segment creation;
+ * a segment with windows of its own is destroyed at once (collectively).
+ * A unit whose release failed (a bad argument) thus leaves the heaps of
+ * the team in step: nobody reuses the block until that unit releases it
+ * too (docs/onebad.md).
+ */
+DART__HIDDEN dart_ret_t dart__segment_release(const char *func,
+                                              dart__segment_t *seg);
+
 /* A bare segment record of team (no memory, no windows, not published);
  * NULL if out of memory. */
 DART__HIDDEN dart__segment_t *

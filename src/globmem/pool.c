@@ -564,7 +564,7 @@ dart_ret_t dart_allocator_destroy(dart_allocator_t *allocator)
   struct dart_allocator_struct *a = *allocator;
   dart__segment_t *seg = allocator_segment(__func__, a);
   dart_ret_t ret =
-      (seg != NULL) ? dart__segment_destroy(__func__, seg) : DART_ERR_INVAL;
+      (seg != NULL) ? dart__segment_release(__func__, seg) : DART_ERR_INVAL;
   dart__buddy_destroy(a->lb.buddy);
   pthread_mutex_destroy(&a->lb.mutex);
   free(a);

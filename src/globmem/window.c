@@ -798,6 +798,12 @@ dart_ret_t dart__segment_retire(const char *func, dart__segment_t *seg)
   return ret;
 }
 
+dart_ret_t dart__segment_release(const char *func, dart__segment_t *seg)
+{
+  return seg->chunk != 0 ? dart__segment_retire(func, seg)
+                         : dart__segment_destroy(func, seg);
+}
+
 int16_t dart__segment_id(dart__segment_t *seg)
 {
   return seg->segid;

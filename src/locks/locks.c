@@ -21,11 +21,13 @@
 #include "dart_segment.h"
 #include "lock_internal.h"
 
-/* Team unit that holds the TAIL of the next lock created on `team`. */
+/* Team unit that holds the TAIL of the next lock created on `team`
+ * (list->created counts the locks made so far: equal on all units, since
+ * creation succeeds or fails on all alike). */
 static int lock_tail_unit(dart__team_t *team, struct dart__lock_list *list)
 {
   const char *mode = dart__env.lock_tail;
-  unsigned long n = list->created++;
+  unsigned long n = list->created;
   if (mode != NULL && strcasecmp(mode, "unit0") == 0) return 0;
   if (mode != NULL && strcasecmp(mode, "spread") != 0)
     DART_LOG_WARN("DART_LOCK_TAIL=%s is neither spread nor unit0; using "
@@ -63,47 +65,68 @@ static void lock_list_remove(struct dart_lock_struct *l)
   l->prev = l->next = NULL;
 }
 
-/* Allocates and initialises the global records (collective). */
-static dart_ret_t lock_create_global(dart__team_t *team,
+/* Allocates and initialises the global records (collective): status is
+ * the caller's local checks, agreed with the allocation, so a failure on
+ * one unit fails the call on all and nobody waits. */
+static dart_ret_t lock_create_global(dart__team_t *team, dart_ret_t status,
                                      struct dart_lock_struct *l)
 {
-  dart_ret_t ret = dart_team_memalloc_aligned(team->id, DART__MCS_WORDS,
-                                              DART_TYPE_INT, &l->gptr);
+  dart_gptr_t g = DART_GPTR_NULL;
+  dart_ret_t ret = dart__team_memalloc(
+      "dart_team_lock_init", team, DART__MCS_WORDS, DART_TYPE_INT, status, &g);
   if (ret != DART_OK) return ret;
+  l->gptr = g;
   ret = dart__mcs_init_record(l);
-  /* nobody touches a record before every unit has initialised its own */
-  dart_ret_t r2 = dart_barrier(team->id);
-  if (ret == DART_OK) ret = r2;
+  /* nobody touches a record before every unit has initialised its own;
+   * the worst result is agreed, so the memory is kept or freed on all */
+  int mine = ret != DART_OK, any = 0;
+  dart_ret_t r2 =
+      dart_allreduce(&mine, &any, 1, DART_TYPE_INT, DART_OP_MAX, team->id);
+  if (ret == DART_OK && r2 != DART_OK) ret = r2;
+  if (ret == DART_OK && any) {
+    DART_LOG_ERROR("dart_team_lock_init: initialising the lock failed on "
+                   "another unit of team %d",
+                   (int)team->id);
+    ret = DART_ERR_OTHER;
+  }
   if (ret != DART_OK) dart_team_memfree(l->gptr);
   return ret;
 }
 
 dart_ret_t dart_team_lock_init(dart_team_t teamid, dart_lock_t *lock)
 {
-  DART__CHECK_NOTNULL(lock);
-  *lock = DART_LOCK_NULL;
+  if (lock != NULL) *lock = DART_LOCK_NULL;
   DART__CHECK_INIT();
   DART__TEAM_OR_RETURN(team, teamid);
-  if (team->locks == NULL) {
-    team->locks = calloc(1, sizeof(struct dart__lock_list));
-    DART__CHECK(team->locks != NULL, DART_ERR_NOMEM, "out of memory");
+  /* Local failures do not return early: they travel with the allocation's
+   * agreement (docs/onebad.md). */
+  dart_ret_t status = DART_OK;
+  if (lock == NULL) {
+    DART_LOG_ERROR("argument 'lock' is NULL");
+    status = DART_ERR_INVAL;
   }
-  /* decided before anything can fail, so it stays equal on all units */
-  int tail = lock_tail_unit(team, team->locks);
+  if (team->locks == NULL)
+    team->locks = calloc(1, sizeof(struct dart__lock_list));
   struct dart_lock_struct *l = calloc(1, sizeof(*l));
-  DART__CHECK(l != NULL, DART_ERR_NOMEM, "out of memory");
-  l->teamid = teamid;
-  l->myid = team->myid;
-  l->tail_unit = tail;
-  pthread_mutex_init(&l->mtx, NULL);
+  if (status == DART_OK && (team->locks == NULL || l == NULL)) {
+    DART_LOG_ERROR("out of memory");
+    status = DART_ERR_NOMEM;
+  }
+  if (status == DART_OK) {
+    l->teamid = teamid;
+    l->myid = team->myid;
+    l->tail_unit = lock_tail_unit(team, team->locks);
+    pthread_mutex_init(&l->mtx, NULL);
+  }
   DART__OBS_QUIET(1); /* its memory and barrier are the lock's own */
-  dart_ret_t ret = lock_create_global(team, l);
+  dart_ret_t ret = lock_create_global(team, status, l);
   DART__OBS_QUIET(-1);
   if (ret != DART_OK) {
-    pthread_mutex_destroy(&l->mtx);
+    if (status == DART_OK) pthread_mutex_destroy(&l->mtx);
     free(l);
     return ret;
   }
+  team->locks->created++; /* succeeded on every unit */
   l->valid = true;
   lock_list_append(team->locks, l);
   *lock = l;

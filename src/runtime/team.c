@@ -197,25 +197,26 @@ dart_ret_t dart__teams_fini(void)
  * any. When ids run out (they are int16_t), falls back to the lowest id
  * unused by every parent member.
  */
-static dart_ret_t dart__team_agree_id(dart__team_t *parent, bool bad, int *id)
+static dart_ret_t dart__team_agree_id(const char *func, dart__team_t *parent,
+                                      bool bad, int *id)
 {
   /* {next id, argument check failed here, out of MPI objects (2 per
    * team)}: one MPI_Allreduce(MAX). */
   int v[3] = {dart__next_team_id, bad, dart__mpi_objects_left() < 2};
   const char *agree = "MPI_Allreduce (team id agreement)";
-  watch_team("dart_team_create", agree, parent);
+  watch_team(func, agree, parent);
   dart_ret_t ret = dart__watch_end_mpi(
-      "dart_team_create", agree,
+      func, agree,
       dart__mpi_allreduce(MPI_IN_PLACE, v, 3, MPI_INT, MPI_MAX, parent->comm));
   if (ret != DART_OK) return ret;
   if (v[1]) {
     if (!bad)
-      DART_LOG_ERROR("dart_team_create: the arguments were rejected on "
-                     "another unit of team %d",
-                     (int)parent->id);
+      dart__log(DART__LOG_ERROR, func,
+                "the arguments were rejected on another unit of team %d",
+                (int)parent->id);
     return DART_ERR_INVAL;
   }
-  if (v[2]) return dart__mpi_objects_refuse("dart_team_create", 2);
+  if (v[2]) return dart__mpi_objects_refuse(func, 2);
   *id = v[0];
   if (*id <= DART__TEAM_ID_MAX) {
     dart__next_team_id = *id + 1;
@@ -228,8 +229,8 @@ static dart_ret_t dart__team_agree_id(dart__team_t *parent, bool bad, int *id)
     if (dart__team_table[t] != NULL) used[t / 64] |= 1ull << (t % 64);
   }
   const char *unused = "MPI_Allreduce (unused team ids)";
-  watch_team("dart_team_create", unused, parent);
-  ret = dart__watch_end_mpi("dart_team_create", unused,
+  watch_team(func, unused, parent);
+  ret = dart__watch_end_mpi(func, unused,
                             dart__mpi_allreduce(MPI_IN_PLACE, used, NWORDS,
                                                 MPI_UINT64_T, MPI_BOR,
                                                 parent->comm));
@@ -243,48 +244,66 @@ static dart_ret_t dart__team_agree_id(dart__team_t *parent, bool bad, int *id)
   return DART_OK;
 }
 
-/* Local checks of dart_team_create's arguments (logged). */
-static dart_ret_t team_create_check(const dart__team_t *parent,
+/* Local checks of dart_team_create's arguments (logged as func's). */
+static dart_ret_t team_create_check(const char *func,
+                                    const dart__team_t *parent,
                                     const dart_group_t group,
                                     dart_team_t *newteam)
 {
-  DART__CHECK_NOTNULL(newteam);
-  DART__CHECK_ARG(group != NULL, "group is NULL");
+  if (newteam == NULL) {
+    dart__log(DART__LOG_ERROR, func, "argument 'newteam' is NULL");
+    return DART_ERR_INVAL;
+  }
+  if (group == NULL) {
+    dart__log(DART__LOG_ERROR, func, "group is NULL");
+    return DART_ERR_INVAL;
+  }
   for (size_t i = 0; i < group->n; i++) {
     int32_t g = group->ids[i];
-    DART__CHECK_ARG(
-        g >= 0 && g < dart__g.size && dart__team_g2l(parent, g) >= 0,
-        "unit %d of the group is not a member of team %d", g, (int)parent->id);
+    if (g < 0 || g >= dart__g.size || dart__team_g2l(parent, g) < 0) {
+      dart__log(DART__LOG_ERROR, func,
+                "unit %d of the group is not a member of team %d", g,
+                (int)parent->id);
+      return DART_ERR_INVAL;
+    }
   }
+  return DART_OK;
+}
+
+/* dart_team_create on behalf of func (dart_team_create, dart_team_clone). */
+static dart_ret_t team_create(const char *func, dart_team_t teamid,
+                              const dart_group_t group, dart_team_t *newteam)
+{
+  if (newteam != NULL) *newteam = DART_TEAM_NULL;
+  dart__team_t *parent = dart__team_lookup(func, teamid);
+  if (parent == NULL) return DART_ERR_INVAL;
+  /* A bad argument on one unit fails the call on all: the check's result
+   * travels with the id agreement, so nobody is left in MPI_Comm_split. */
+  dart_ret_t ret = team_create_check(func, parent, group, newteam);
+  int id = 0;
+  dart_ret_t agreed = dart__team_agree_id(func, parent, ret != DART_OK, &id);
+  if (agreed != DART_OK) return ret != DART_OK ? ret : agreed;
+  if (ret != DART_OK) return ret;
+  int member = dart__group_contains(group, dart__g.myid);
+  MPI_Comm comm = MPI_COMM_NULL;
+  const char *split = "MPI_Comm_split (new team)";
+  watch_team(func, split, parent);
+  ret = dart__watch_end_mpi(func, split,
+                            MPI_Comm_split(parent->comm,
+                                           member ? 0 : MPI_UNDEFINED,
+                                           dart__g.myid, &comm));
+  if (ret != DART_OK || !member) return ret;
+  dart__team_t *t = NULL;
+  ret = dart__team_build(func, comm, (dart_team_t)id, &t);
+  if (ret != DART_OK) return ret;
+  *newteam = (dart_team_t)id;
   return DART_OK;
 }
 
 dart_ret_t dart_team_create(dart_team_t teamid, const dart_group_t group,
                             dart_team_t *newteam)
 {
-  if (newteam != NULL) *newteam = DART_TEAM_NULL;
-  DART__TEAM_OR_RETURN(parent, teamid);
-  /* A bad argument on one unit fails the call on all: the check's result
-   * travels with the id agreement, so nobody is left in MPI_Comm_split. */
-  dart_ret_t ret = team_create_check(parent, group, newteam);
-  int id = 0;
-  dart_ret_t agreed = dart__team_agree_id(parent, ret != DART_OK, &id);
-  if (agreed != DART_OK) return ret != DART_OK ? ret : agreed;
-  if (ret != DART_OK) return ret;
-  int member = dart__group_contains(group, dart__g.myid);
-  MPI_Comm comm = MPI_COMM_NULL;
-  const char *split = "MPI_Comm_split (new team)";
-  watch_team(__func__, split, parent);
-  ret = dart__watch_end_mpi(__func__, split,
-                            MPI_Comm_split(parent->comm,
-                                           member ? 0 : MPI_UNDEFINED,
-                                           dart__g.myid, &comm));
-  if (ret != DART_OK || !member) return ret;
-  dart__team_t *t = NULL;
-  ret = dart__team_build(__func__, comm, (dart_team_t)id, &t);
-  if (ret != DART_OK) return ret;
-  *newteam = (dart_team_t)id;
-  return DART_OK;
+  return team_create(__func__, teamid, group, newteam);
 }
 
 dart_ret_t dart_team_destroy(dart_team_t *teamid)
@@ -320,12 +339,13 @@ dart_ret_t dart_team_get_group(dart_team_t teamid, dart_group_t *group)
 
 dart_ret_t dart_team_clone(dart_team_t team, dart_team_t *newteam)
 {
-  DART__CHECK_NOTNULL(newteam);
-  *newteam = DART_TEAM_NULL;
+  /* A NULL newteam on one unit must not leave the others in the id
+   * agreement: the check is dart_team_create's, agreed with the id. */
+  if (newteam != NULL) *newteam = DART_TEAM_NULL;
   dart_group_t g = DART_GROUP_NULL;
   dart_ret_t ret = dart_team_get_group(team, &g);
   if (ret != DART_OK) return ret;
-  ret = dart_team_create(team, g, newteam);
+  ret = team_create(__func__, team, g, newteam);
   dart__group_free(g);
   return ret;
 }

@@ -16,7 +16,10 @@ static void test_ids(void)
   TEST_CHECK(a.segid > 0 && b.segid == a.segid + 1);
   TEST_OK(dart_team_memfree(b));
   TEST_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 8, DART_TYPE_BYTE, &c));
-  TEST_CHECK(c.segid == b.segid); /* freed id reused */
+  /* A freed id is reused once every unit has freed it: at once on one
+   * unit, else after the next creation has collected it (the free is
+   * deferred, docs/design.md 3.1). */
+  TEST_CHECK(c.segid == (nunits == 1 ? b.segid : b.segid + 1));
   TEST_OK(dart_team_memfree(a));
   TEST_OK(dart_team_memfree(c));
   TEST_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 8, DART_TYPE_BYTE, &a));
