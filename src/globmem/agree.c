@@ -29,6 +29,7 @@
 #include "dart_watch.h"
 #include "globmem/globmem_internal.h"
 #include "transport/probe.h"
+#include "transport/wait.h"
 
 /* Retired ids compared inside the agreement allreduce; more take one
  * allreduce of their own. */

@@ -20,10 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dart_team.h"
+#include "team/dart_team.h"
 #include "locality_internal.h"
-#include "transport/probe.h"
+#include "globmem/dart_segment.h"
 #include "transport/transport.h"
+#include "transport/wait.h"
 
 #define HOST_MAX DART_LOCALITY_HOST_MAX_SIZE
 /* Gets in flight before a flush while reading a team's records. */
@@ -33,9 +34,7 @@
 static dart_hwinfo_t dart__locality_self;
 /* Window of DART_TEAM_ALL holding every unit's record at displacement 0
  * (MPI_WIN_NULL with one unit); locked (lock_all) while it exists. */
-static MPI_Win rec_win = MPI_WIN_NULL;
-static dart_hwinfo_t *rec_mem; /* this unit's record in rec_win */
-static bool rec_own_memory;    /* rec_mem is malloc'ed (MPI_Win_create) */
+static dart__side_window_t rec_sw = {MPI_WIN_NULL, NULL, false};
 
 /*
  * Collective over DART_TEAM_ALL: do host names and DART's node view agree?
@@ -64,86 +63,47 @@ out:
   return ret;
 }
 
-/* Makes rec_win: over a malloc'ed record, or (where the MPI creates no
- * window over existing memory, dart__caps) over memory of its own. */
-static int records_window(void)
-{
-  int rc = dart__mpi_rendezvous(dart__g.comm);
-  if (rc != MPI_SUCCESS) return rc;
-  MPI_Aint bytes = (MPI_Aint)sizeof *rec_mem;
-  rec_own_memory = !dart__caps.ran || dart__caps.cap[DART__CAP_WIN_CREATE];
-  if (rec_own_memory) {
-    rec_mem = malloc(sizeof *rec_mem);
-    if (rec_mem == NULL) return MPI_ERR_NO_MEM;
-    *rec_mem = dart__locality_self; /* in place before the window exists */
-    return MPI_Win_create(rec_mem, bytes, 1, MPI_INFO_NULL, dart__g.comm,
-                          &rec_win);
-  }
-  void *base = NULL;
-  rc = MPI_Win_allocate(bytes, 1, MPI_INFO_NULL, dart__g.comm, &base, &rec_win);
-  rec_mem = base;
-  if (rc == MPI_SUCCESS) *rec_mem = dart__locality_self;
-  return rc;
-}
-
 /* Publishes this unit's record to every unit (collective, dart_init). */
 static dart_ret_t publish_record(void)
 {
   if (dart__g.size == 1) return DART_OK; /* read locally */
-  int rc = records_window();
-  if (rec_win != MPI_WIN_NULL) {
-    dart__mpi_objects_add(1);
-    int *model = NULL, flag = 0;
-    rc = MPI_Win_set_errhandler(rec_win, MPI_ERRORS_RETURN);
-    if (rc == MPI_SUCCESS)
-      rc = MPI_Win_get_attr(rec_win, MPI_WIN_MODEL, &model, &flag);
-    if (rc == MPI_SUCCESS && (!flag || *model != MPI_WIN_UNIFIED)) {
-      DART_LOG_ERROR("dart_init: the MPI window of the locality records is "
-                     "not in the unified memory model");
-      rc = MPI_ERR_WIN;
-    }
-    if (rc == MPI_SUCCESS) rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, rec_win);
-    /* every record is in place before anyone reads one */
-    if (rc == MPI_SUCCESS) rc = dart__mpi_rendezvous(dart__g.comm);
-  }
-  if (rc != MPI_SUCCESS) {
-    dart__mpi_log_error("dart_init", "the locality records' window", rc);
-    if (rec_win != MPI_WIN_NULL) {
-      MPI_Win_free(&rec_win);
-      dart__mpi_objects_add(-1);
-    }
-    if (rec_own_memory) free(rec_mem);
-    rec_mem = NULL;
-    return DART_ERR_OTHER;
-  }
-  return DART_OK;
+  dart_ret_t ret = dart__side_window_create(
+      "dart_init", "the locality records' window", dart__g.comm,
+      sizeof dart__locality_self, 1, &dart__locality_self, &rec_sw);
+  if (ret != DART_OK) return ret;
+  /* every record is in place before anyone reads one */
+  int rc = dart__mpi_rendezvous(dart__g.comm);
+  if (rc == MPI_SUCCESS) return DART_OK;
+  dart__mpi_log_error("dart_init", "the locality records' window", rc);
+  dart__side_window_free("dart_init", "the locality records' window", &rec_sw);
+  return DART_ERR_OTHER;
 }
 
 /* Reads the records of the team's units into hw[team->size]: one get per
- * unit from rec_win (not collective), the caller's own from memory. */
+ * unit from rec_sw.win (not collective), the caller's own from memory. */
 static dart_ret_t read_records(const char *func, const dart__team_t *team,
                                dart_hwinfo_t *hw)
 {
   int pending = 0;
   for (int u = 0; u < team->size; u++) {
     int32_t g = team->l2g[u];
-    if (g == dart__g.myid || rec_win == MPI_WIN_NULL) {
+    if (g == dart__g.myid || rec_sw.win == MPI_WIN_NULL) {
       hw[u] = dart__locality_self;
       continue;
     }
-    int rc = dart__mpi_get_bytes(rec_win, g, 0, &hw[u], (int)sizeof *hw);
+    int rc = dart__mpi_get_bytes(rec_sw.win, g, 0, &hw[u], (int)sizeof *hw);
     if (rc == MPI_SUCCESS && ++pending == GETS_PER_FLUSH) {
-      rc = dart__mpi_flush_win(func, rec_win);
+      rc = dart__mpi_flush_win(func, rec_sw.win);
       pending = 0;
     }
     if (rc != MPI_SUCCESS) {
       dart__mpi_log_error(func, "reading the locality records", rc);
-      if (pending > 0) dart__mpi_flush_win(func, rec_win);
+      if (pending > 0) dart__mpi_flush_win(func, rec_sw.win);
       return DART_ERR_OTHER;
     }
   }
   if (pending > 0) {
-    int rc = dart__mpi_flush_win(func, rec_win);
+    int rc = dart__mpi_flush_win(func, rec_sw.win);
     if (rc != MPI_SUCCESS) {
       dart__mpi_log_error(func, "reading the locality records", rc);
       return DART_ERR_OTHER;
@@ -213,14 +173,11 @@ void dart__locality_fini(void)
     dart__team_t *t = dart__team_table[id];
     if (t != NULL) dart__locality_team_fini(t);
   }
-  if (rec_win != MPI_WIN_NULL) {
+  if (rec_sw.win != MPI_WIN_NULL) {
     /* nobody reads a record any more once everyone is here */
     DART__MPI_LOG(dart__mpi_rendezvous(dart__g.comm));
-    DART__MPI_LOG(MPI_Win_unlock_all(rec_win));
-    DART__MPI_LOG(MPI_Win_free(&rec_win));
-    dart__mpi_objects_add(-1);
-    if (rec_own_memory) free(rec_mem);
-    rec_mem = NULL;
+    dart__side_window_free("dart_exit", "the locality records' window",
+                           &rec_sw);
   }
 }
 

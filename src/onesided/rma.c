@@ -35,7 +35,11 @@ static dart_ret_t handle_xfer(const char *func, bool put, void *buf,
   h->probe = MPI_REQUEST_NULL;
   h->probed = false;
   h->flushed = false;
-  dart_ret_t ret = dart__mpi_xfer(func, put, buf, t, x, &h->req);
+  dart__rma_target_t rt;
+  dart__rma_xfer_t rx;
+  dart__segment_rma_target(t, &rt);
+  dart__xfer_rma(x, &rx);
+  dart_ret_t ret = dart__mpi_xfer(func, put, buf, &rt, &rx, &h->req);
   if (ret != DART_OK) {
     free(h);
     return ret;
@@ -76,7 +80,11 @@ static dart_ret_t xfer_mpi(const char *func, bool put, void *buf,
   if (mode == MODE_HANDLE) {
     ret = handle_xfer(func, put, buf, t, x, handle);
   } else {
-    ret = dart__mpi_xfer(func, put, buf, t, x, NULL);
+    dart__rma_target_t rt;
+    dart__rma_xfer_t rx;
+    dart__segment_rma_target(t, &rt);
+    dart__xfer_rma(x, &rx);
+    ret = dart__mpi_xfer(func, put, buf, &rt, &rx, NULL);
     if (mode == MODE_BLOCKING && ret == DART_OK)
       ret = dart__flush_target(func, t->seg->win, t->unit);
   }

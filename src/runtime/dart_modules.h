@@ -4,7 +4,8 @@
 
 #include <stddef.h>
 
-#include "dart_team.h"
+#include "dart_policy.h"
+#include "team/dart_team.h"
 
 /*
  * One module as the runtime sees it; any hook may be NULL (skipped).
@@ -24,6 +25,17 @@ typedef struct dart__module {
   dart_ret_t (*team_init)(dart__team_t *team);
   dart_ret_t (*team_fini)(const char *func, dart__team_t *team);
 } dart__module_t;
+
+/* Node topology (topology.c): fills my_node / num_nodes. */
+DART__HIDDEN dart_ret_t dart__topology_init(void);
+DART__HIDDEN void dart__topology_fini(void);
+
+/* Init/teardown of DART_TEAM_ALL and the team table (module "teams",
+ * runtime/team.c). */
+DART__HIDDEN dart_ret_t dart__teams_init(void);
+DART__HIDDEN dart_ret_t dart__teams_fini(void);
+/* Keeps the policy's wait mode for dart_barrier (barrier.c). */
+DART__HIDDEN void dart__barrier_set_policy(const dart__policy_t *policy);
 
 /* Decides the policy: environment, probes, agreement (runtime/policy.c). */
 DART__HIDDEN dart_ret_t dart__policy_decide(dart__policy_t *policy);

@@ -8,11 +8,10 @@
 
 #include "dart_modules.h"
 #include "dart_observe.h"
-#include "dart_team.h"
+#include "team/dart_team.h"
 #include "dart_watch.h"
 #include "transport/probe.h"
-
-dart__global_t dart__g = {.myid = -1, .comm = MPI_COMM_NULL};
+#include "transport/wait.h"
 
 /* Set by dart_abort: the exit guard stays quiet while the job aborts. */
 static volatile int dart__aborting;

@@ -23,6 +23,7 @@
 
 #include "dart_mpi.h"
 #include "transport/probe.h"
+#include "transport/wait.h"
 
 dart__caps_t dart__caps DART__HIDDEN;
 

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "dart_mpi.h"
+#include "transport/wait.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #define DART__CPU_RELAX() __builtin_ia32_pause()

@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "dart_segment.h"
+#include "globmem/dart_segment.h"
 #include "dart_test.h"
 
 enum { NSEG = 16, ROUNDS = 3, ELEMS = 8 };

@@ -26,7 +26,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 
-#include "dart_segment.h"
+#include "globmem/dart_segment.h"
 #include "os_common.h"
 #include "transport/cpu_atomic.h"
 #include "transport/cpu_gate.h"
