@@ -146,15 +146,11 @@ static void p2p_drain(const char *func, int tag, int unit)
 {
   MPI_Comm comms[2] = {dart__g.comm, notice_comm()};
   MPI_Status st;
-  int rc = MPI_SUCCESS, found = 0, c = 0;
+  int c = 0;
   dart__coll_watch(func, "dropping the message for the bad receive", NULL,
                    unit);
-  for (uint64_t it = 0; rc == MPI_SUCCESS && !found; it++) {
-    for (c = 0; c < 2 && rc == MPI_SUCCESS && !found; c++)
-      rc = MPI_Iprobe(unit, tag, comms[c], &found, &st);
-    if (rc == MPI_SUCCESS && !found) dart__backoff(it);
-  }
-  if (rc == MPI_SUCCESS) rc = p2p_drop(comms[c - 1], unit, tag, &st);
+  int rc = dart__mpi_probe_wait(unit, tag, comms, 2, &c, &st);
+  if (rc == MPI_SUCCESS) rc = p2p_drop(comms[c], unit, tag, &st);
   dart__watch_end();
   if (rc != MPI_SUCCESS)
     dart__mpi_log_error(func, "dropping the message for the bad receive", rc);
@@ -176,23 +172,12 @@ static int p2p_take_notice(int unit, int tag)
 static dart_ret_t p2p_recv_wait(const char *func, MPI_Request *req, int tag,
                                 int unit)
 {
-  MPI_Comm nc = notice_comm();
-  int rc = MPI_SUCCESS, done = 0, notice = 0;
-  for (uint64_t it = 0; rc == MPI_SUCCESS; it++) {
-    rc = MPI_Test(req, &done, MPI_STATUS_IGNORE); /* frees it when done */
-    if (rc != MPI_SUCCESS || done) break;
-    /* the notice is an error path: look for it now and then only (a
-     * probe per poll made a blocking-mode sendrecv 10-40% slower) */
-    if (it % 16 == 15)
-      rc = MPI_Iprobe(unit, tag, nc, &notice, MPI_STATUS_IGNORE);
-    if (rc != MPI_SUCCESS || notice) break;
-    dart__backoff(it);
-  }
+  int notice = 0;
+  int rc = dart__mpi_wait_or_probe(req, unit, tag, notice_comm(), &notice);
   if (rc == MPI_SUCCESS && notice) {
     /* the sender sent nothing else (it waits for this notice): the
      * receive is still unmatched and cancels */
-    rc = MPI_Cancel(req);
-    if (rc == MPI_SUCCESS) rc = MPI_Wait(req, MPI_STATUS_IGNORE);
+    rc = dart__mpi_cancel(req);
     if (rc == MPI_SUCCESS) rc = p2p_take_notice(unit, tag);
     if (rc == MPI_SUCCESS)
       return DART__COLL_INVAL(func,
@@ -209,8 +194,7 @@ static dart_ret_t p2p_recv_wait(const char *func, MPI_Request *req, int tag,
 static int p2p_own_notice(int tag, int *rc)
 {
   int notice = 0;
-  *rc =
-      MPI_Iprobe(dart__g.myid, tag, notice_comm(), &notice, MPI_STATUS_IGNORE);
+  *rc = dart__mpi_probe_once(dart__g.myid, tag, notice_comm(), &notice);
   if (*rc == MPI_SUCCESS && notice) *rc = p2p_take_notice(dart__g.myid, tag);
   return *rc == MPI_SUCCESS && notice;
 }

@@ -436,6 +436,28 @@ DART__HIDDEN dart_ret_t dart__side_window_free(const char *func,
                                                const char *what,
                                                dart__side_window_t *sw);
 
+/* The capability probe's windows (probe_windows.c). */
+/*
+ * Runs the probe on comm (all units, collective) unless this process has
+ * done so since MPI_Init: the MPI and its settings cannot change within
+ * one MPI session, so later dart_init cycles reuse the result. Fails with
+ * one line naming the setting to change when the MPI cannot provide what
+ * DART needs (windows over existing memory with more than one unit).
+ */
+DART__HIDDEN dart_ret_t dart__caps_probe(MPI_Comm comm, int size, int rank);
+
+/*
+ * Whether MPI_Win_allocate_shared works on node (the units that share
+ * memory): tried once per MPI session, locally; the caller agrees the
+ * answer within the node. Without shared windows (Open MPI with
+ * OMPI_MCA_osc=pt2pt) every unit is its own node for DART: all traffic
+ * between units goes through MPI RMA.
+ */
+DART__HIDDEN bool dart__caps_shared_windows(MPI_Comm node);
+
+/* Records the node's agreed answer (for the capability table). */
+DART__HIDDEN void dart__caps_set_shared(bool ok);
+
 /* Module hooks of global memory (runtime/modules.c): start after the
  * teams, stop at exit; a team's segment table is made with the team and
  * its segments and heap chunks freed with it. */

@@ -9,6 +9,7 @@
 #include "coll/coll_internal.h"
 #include "locality/locality_internal.h"
 #include "locks/lock_internal.h"
+#include "transport/probe.h"
 #include "transport/progress.h"
 #include "transport/transport.h"
 #include "types/dart_datatype.h"
@@ -100,9 +101,12 @@ static dart_ret_t coll_init(dart__policy_t *policy)
   return dart__coll_init(policy);
 }
 
+/* The capability probe (its windows are the memory layer's) comes first:
+ * the progress mode depends on what it finds. */
 static dart_ret_t progress_init(dart__policy_t *policy)
 {
-  return dart__progress_init(policy);
+  dart_ret_t ret = dart__caps_probe(dart__g.comm, dart__g.size, dart__g.myid);
+  return ret != DART_OK ? ret : dart__progress_init(policy);
 }
 
 static dart_ret_t types_init(dart__policy_t *policy)

@@ -12,6 +12,7 @@
 
 #include "dart_modules.h"
 #include "dart_mpi.h"
+#include "globmem/dart_segment.h"
 #include "transport/probe.h"
 #include "transport/wait.h"
 

@@ -106,8 +106,6 @@ static void start_thread(const char *why)
 
 dart_ret_t dart__progress_init(const dart__policy_t *policy)
 {
-  dart_ret_t ret = dart__caps_probe(dart__g.comm, dart__g.size, dart__g.myid);
-  if (ret != DART_OK) return ret;
   dart__progress_mode_t mode = policy->progress;
   progress_interval_us = policy->progress_interval_us;
   progress_allowed = mode != DART__PROGRESS_NONE;

@@ -71,4 +71,22 @@ DART__HIDDEN void dart__progress_drive(void);
  * per communicator id (ompi_shm_names.c; call before any window exists). */
 DART__HIDDEN void dart__ompi_unique_shm_names(void);
 
+/*
+ * Point-to-point waits of the collectives (coll/p2p.c), in the engine
+ * like every other wait. dart__mpi_wait_or_probe: waits for req (MPI_Test,
+ * backing off) while probing for a message (src, tag) on pcomm every 16th
+ * poll; returns when req completes (*probed 0) or the message is there
+ * (*probed 1, req still pending). dart__mpi_probe_wait: waits until a
+ * message (src, tag) is on one of comms[0..n-1], *which and *st say where
+ * and what. dart__mpi_probe_once: one MPI_Iprobe. dart__mpi_cancel:
+ * cancels req and completes it. All return an MPI error code.
+ */
+DART__HIDDEN int dart__mpi_wait_or_probe(MPI_Request *req, int src, int tag,
+                                         MPI_Comm pcomm, int *probed);
+DART__HIDDEN int dart__mpi_probe_wait(int src, int tag, const MPI_Comm *comms,
+                                      int n, int *which, MPI_Status *st);
+DART__HIDDEN int dart__mpi_probe_once(int src, int tag, MPI_Comm comm,
+                                      int *found);
+DART__HIDDEN int dart__mpi_cancel(MPI_Request *req);
+
 #endif /* DART__TRANSPORT_WAIT_H */
