@@ -83,7 +83,7 @@ static void dart__init_logging(void)
  * an osc component, it steers Open MPI to osc/ucx. When the application
  * started MPI, osc/rdma may be in use: DART then routes around it per
  * window (no window for one-unit registrations, atomics on osc/rdma
- * windows under a lock word; see globmem/window.c, onesided/mpi_atomic.c).
+ * windows under a lock word; see globmem/sidewin.c, transport/atomic.c).
  */
 static void dart__route_around_mpi_bugs(int mpi_already_initialized)
 {

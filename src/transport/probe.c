@@ -412,7 +412,7 @@ static void read_string_cvar(const char *name, char *out, int n, int level)
   int idx, count = 0, provided;
   out[0] = '\0';
   if (!mpit_open) {
-    /* The level MPI_Init will be asked for (see ompi_shm_names.c). */
+    /* The level MPI_Init will be asked for (see transport/ompi_shm_names.c). */
     if (MPI_T_init_thread(level, &provided) != MPI_SUCCESS) return;
     mpit_open = true;
   }

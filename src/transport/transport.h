@@ -270,7 +270,10 @@ struct dart_handle_struct {
   char probe_buf;    /* target of the probe                                 */
   bool orphan;       /* released by dart_handle_free, still pending         */
   bool linked;       /* on the list of pending handles                      */
-  const void *seg;   /* segment of the target                               */
+  const void *seg;   /* segment of the target (the memory layer's record:
+                        identity only, to find a freed segment's handles) */
+  int16_t team;      /* team and segment id of the target, for the       */
+  int16_t segid;     /* watchdog's record of a completion                */
   struct dart_handle_struct *prev, *next;
 };
 

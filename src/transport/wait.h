@@ -16,7 +16,7 @@
 /*
  * MPI_Test(req, done, MPI_STATUS_IGNORE) whose failure always comes back
  * as an error code, also under Open MPI, which reports failed non-blocking
- * collectives through MPI_COMM_WORLD's handler (mpi_errors.c).
+ * collectives through MPI_COMM_WORLD's handler (request.c).
  */
 DART__HIDDEN int dart__mpi_test(MPI_Request *req, int *done);
 
