@@ -4,11 +4,11 @@
  * Measures heap bytes (mallinfo2: in-use bytes of every arena plus mmapped
  * blocks) per live team allocation, on a small team (of at most 2 units;
  * single units when the job has 2; one unit alone has nothing to compare
- * and skips) and on DART_TEAM_ALL, in the same run: the difference per allocation between
- * the two is what one allocation costs per additional unit, and must stay
- * below 8 bytes per unit (one pointer per unit per allocation, the former
- * layout, fails this). Also measures the bytes of a live 2-unit team, and
- * of a live registration on the pair and on all units: the latter may
+ * and skips) and on DART_TEAM_ALL, in the same run: the difference per
+ * allocation between the two is what one allocation costs per additional unit,
+ * and must stay below 8 bytes per unit (one pointer per unit per allocation,
+ * the former layout, fails this). Also measures the bytes of a live 2-unit
+ * team, and of a live registration on the pair and on all units: the latter may
  * exceed the former by at most 64 bytes, not counting what the MPI keeps
  * per window where each registration has one (Open MPI; measured with
  * bare windows alongside). Prints "SCALE alloc|team|reg P=<units>
@@ -241,7 +241,8 @@ int main(int argc, char **argv)
   double win_small = 0, win_all = 0;
   if (reg_has_window(DART_TEAM_ALL)) {
     MPI_Comm pc;
-    TEST_CHECK(MPI_Comm_split(MPI_COMM_WORLD, me / width, me, &pc) == MPI_SUCCESS);
+    TEST_CHECK(MPI_Comm_split(MPI_COMM_WORLD, me / width, me, &pc) ==
+               MPI_SUCCESS);
     win_small = bytes_per_mpi_window(pc);
     win_all = bytes_per_mpi_window(MPI_COMM_WORLD);
     TEST_CHECK(MPI_Comm_free(&pc) == MPI_SUCCESS);
