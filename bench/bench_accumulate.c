@@ -51,7 +51,7 @@
 #include <time.h>
 
 #include "bench_common.h"
-#include "dart_segment.h"
+#include "globmem/dart_segment.h"
 #include "transport/cpu_gate.h"
 
 enum { MAXR = 64, NV = 4 };

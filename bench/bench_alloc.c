@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "bench_common.h"
-#include "dart_team.h"
+#include "team/dart_team.h"
 
 static int me, nunits;
 static MPI_Comm comm; /* DART_TEAM_ALL's communicator */

@@ -35,7 +35,7 @@
 #include <string.h>
 
 #include "coll/coll_internal.h"
-#include "dart_team.h"
+#include "team/dart_team.h"
 #include <dash/dart/if/dart.h>
 
 enum { V_DART, V_DART_BLOCK, V_MPI, V_MPI_NB, NVAR };

@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "dart_team.h"
+#include "team/dart_team.h"
 #include <dash/dart/if/dart.h>
 
 static int me, nu;

@@ -36,7 +36,7 @@
 
 #include "bench_common.h"
 #include "dart_observe.h" /* the statistics flag, for --ab */
-#include "dart_segment.h" /* the segment's window, for the raw baseline */
+#include "globmem/dart_segment.h" /* the segment's window, for the raw baseline */
 
 static int me;
 static int iters;

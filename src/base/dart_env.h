@@ -16,7 +16,7 @@ typedef enum {
 } dart__env_kind_t;
 
 /* Whether units must agree on a variable, and what a mismatch does
- * (env_agree.c; docs/env.md). */
+ * (runtime/env_agree.c; docs/env.md). */
 typedef enum {
   DART__ENV_LOCAL, /* may differ: each unit uses its own value           */
   DART__ENV_UNIT0, /* must agree: a mismatch is reported, unit 0's value is
@@ -146,14 +146,5 @@ DART__HIDDEN void dart__env_write_markdown(FILE *out);
 DART__HIDDEN int dart__env_parse(dart__env_kind_t kind, const char *s,
                                  void *field);
 
-/*
- * Agrees the variables that must agree over every unit of dart__g.comm
- * (env_agree.c): one allreduce of their fingerprints; where they differ,
- * unit 0's value and one other unit's value are broadcast, every unit logs
- * one line per such variable, and applies the row's rule. Returns DART_OK,
- * DART_ERR_INVAL on every unit (a DART__ENV_FAIL variable differs) or
- * DART_ERR_OTHER (MPI failure, logged).
- */
-DART__HIDDEN int dart__env_agree(void);
 
 #endif /* DART__ENV_H */

@@ -52,16 +52,18 @@
 #include <string.h>
 
 #include "coll_internal.h"
-#include "transport/probe.h"
+#include "globmem/dart_segment.h"
 #include "transport/transport.h"
+#include "transport/wait.h"
 
 enum { WORDS = DART__COLL_WORDS * (DART__TEAM_ID_MAX + 1), UNIT_BITS = 24 };
 #define SEQ_MASK ((UINT64_C(1) << (64 - UNIT_BITS)) - 1)
 #define UNIT_MASK ((UINT64_C(1) << UNIT_BITS) - 1)
 
 _Atomic uint64_t *dart__coll_words;
-static MPI_Win coll_win = MPI_WIN_NULL;
-static bool own_memory; /* the window is over calloc'ed memory */
+/* The window of the flag words (globmem's side window; none with one
+ * unit, whose words are calloc'ed). */
+static dart__side_window_t flags_win = {MPI_WIN_NULL, NULL, false, false};
 
 /* The flag of unit `unit` in collective `seq`. */
 static uint64_t flag_make(uint64_t seq, int unit)
@@ -71,67 +73,20 @@ static uint64_t flag_make(uint64_t seq, int unit)
   return ((seq & SEQ_MASK) << UNIT_BITS) | u;
 }
 
-/* Makes the window: over calloc'ed memory, or (where the MPI creates no
- * window over existing memory, dart__caps) over memory of its own. */
-static int flags_window(_Atomic uint64_t **mem, MPI_Win *win)
-{
-  MPI_Aint bytes = (MPI_Aint)(WORDS * sizeof **mem);
-  int rc = dart__mpi_rendezvous(dart__g.comm);
-  if (rc != MPI_SUCCESS) return rc;
-  if (!dart__caps.ran || dart__caps.cap[DART__CAP_WIN_CREATE]) {
-    *mem = calloc(WORDS, sizeof **mem);
-    if (*mem == NULL) return MPI_ERR_NO_MEM;
-    return MPI_Win_create(*mem, bytes, sizeof **mem, MPI_INFO_NULL,
-                          dart__g.comm, win);
-  }
-  void *base = NULL;
-  rc = MPI_Win_allocate(bytes, sizeof **mem, MPI_INFO_NULL, dart__g.comm, &base,
-                        win);
-  if (rc == MPI_SUCCESS) memset(base, 0, (size_t)bytes);
-  *mem = base;
-  return rc;
-}
-
 dart_ret_t dart__coll_flags_init(void)
 {
   if (dart__g.size == 1) { /* nobody to tell: no window */
     dart__coll_words = calloc(WORDS, sizeof *dart__coll_words);
     DART__CHECK(dart__coll_words != NULL, DART_ERR_NOMEM,
                 "out of memory for the collectives' flag words");
-    own_memory = true;
     return DART_OK;
   }
-  _Atomic uint64_t *mem = NULL;
-  MPI_Win win = MPI_WIN_NULL;
-  int rc = flags_window(&mem, &win);
-  if (win != MPI_WIN_NULL) {
-    dart__mpi_objects_add(1);
-    int *model = NULL, flag = 0;
-    rc = MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
-    if (rc == MPI_SUCCESS)
-      rc = MPI_Win_get_attr(win, MPI_WIN_MODEL, &model, &flag);
-    if (rc == MPI_SUCCESS && (!flag || *model != MPI_WIN_UNIFIED)) {
-      DART_LOG_ERROR("dart_init: the MPI window of the collectives' flags "
-                     "is not in the unified memory model");
-      rc = MPI_ERR_WIN;
-    }
-    if (rc == MPI_SUCCESS) rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
-  }
-  if (rc != MPI_SUCCESS) {
-    dart__mpi_log_error("dart_init", "the collectives' flag window", rc);
-    const char *hint = dart__caps_spanning_hint();
-    if (hint != NULL) DART_LOG_ERROR("dart_init: %s", hint);
-    if (win != MPI_WIN_NULL) {
-      MPI_Win_free(&win);
-      dart__mpi_objects_add(-1);
-    }
-    if (dart__caps.ran && !dart__caps.cap[DART__CAP_WIN_CREATE]) mem = NULL;
-    free(mem);
-    return DART_ERR_OTHER;
-  }
-  coll_win = win;
-  own_memory = !dart__caps.ran || dart__caps.cap[DART__CAP_WIN_CREATE];
-  dart__coll_words = mem;
+  dart_ret_t ret =
+      dart__side_window_create("dart_init", "the collectives' flag window",
+                               dart__g.comm, WORDS * sizeof *dart__coll_words,
+                               sizeof *dart__coll_words, NULL, &flags_win);
+  if (ret != DART_OK) return ret;
+  dart__coll_words = flags_win.mem;
   return DART_OK;
 }
 
@@ -140,22 +95,12 @@ dart_ret_t dart__coll_fini(void)
   dart__p2p_fini();
   _Atomic uint64_t *mem = dart__coll_words;
   dart__coll_words = NULL;
-  if (coll_win == MPI_WIN_NULL) {
+  if (flags_win.win == MPI_WIN_NULL) {
     free(mem);
     return DART_OK;
   }
-  dart_ret_t ret = DART_OK;
-  int rc = MPI_Win_unlock_all(coll_win);
-  if (rc == MPI_SUCCESS) rc = MPI_Win_free(&coll_win);
-  if (rc != MPI_SUCCESS) {
-    dart__mpi_log_error("dart_exit", "freeing the collectives' flag window",
-                        rc);
-    ret = DART_ERR_OTHER;
-  }
-  coll_win = MPI_WIN_NULL;
-  dart__mpi_objects_add(-1);
-  if (own_memory) free(mem);
-  return ret;
+  return dart__side_window_free("dart_exit", "the collectives' flag window",
+                                &flags_win);
 }
 
 dart_ret_t dart__coll_team_fini(const char *func, dart__team_t *team)
@@ -202,16 +147,17 @@ static int tell(const char *func, const dart__team_t *team, int *t,
   for (uint64_t iter = 0; n > 0; iter++) {
     int rc = MPI_SUCCESS, left = 0;
     for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
-      rc = dart__mpi_word_fetch(coll_win, team->l2g[t[i]], at + 1, &done[i]);
-    if (rc == MPI_SUCCESS) rc = dart__mpi_flush_win(func, coll_win);
+      rc = dart__mpi_word_fetch(flags_win.win, team->l2g[t[i]], at + 1,
+                                &done[i]);
+    if (rc == MPI_SUCCESS) rc = dart__mpi_flush_win(func, flags_win.win);
     for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
       if (done[i] + 1 < seq) {
         t[left++] = t[i]; /* still before the previous collective */
         continue;
       }
-      rc = dart__mpi_word_replace(coll_win, team->l2g[t[i]], at, flag);
+      rc = dart__mpi_word_replace(flags_win.win, team->l2g[t[i]], at, flag);
     }
-    if (rc == MPI_SUCCESS) rc = dart__mpi_flush_win(func, coll_win);
+    if (rc == MPI_SUCCESS) rc = dart__mpi_flush_win(func, flags_win.win);
     if (rc != MPI_SUCCESS) return rc;
     n = left;
     if (n > 0) dart__wait_poll(iter);
@@ -222,7 +168,7 @@ static int tell(const char *func, const dart__team_t *team, int *t,
 void dart__coll_warn(const char *func, const dart__team_t *team,
                      dart__coll_kind_t kind, int root)
 {
-  if (team->size == 1 || coll_win == MPI_WIN_NULL) return;
+  if (team->size == 1 || flags_win.win == MPI_WIN_NULL) return;
   bool rooted = kind == DART__COLL_BCAST || kind == DART__COLL_SCATTER ||
                 kind == DART__COLL_GATHER || kind == DART__COLL_REDUCE;
   bool to_root = kind == DART__COLL_GATHER || kind == DART__COLL_REDUCE;
@@ -271,8 +217,8 @@ static int read_counts(const char *func, const dart__team_t *team, int *t,
   for (uint64_t iter = 0; n > 0; iter++) {
     int rc = MPI_SUCCESS, left = 0;
     for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
-      rc = dart__mpi_word_fetch(coll_win, team->l2g[t[i]], at, &v[i]);
-    if (rc == MPI_SUCCESS) rc = dart__mpi_flush_win(func, coll_win);
+      rc = dart__mpi_word_fetch(flags_win.win, team->l2g[t[i]], at, &v[i]);
+    if (rc == MPI_SUCCESS) rc = dart__mpi_flush_win(func, flags_win.win);
     if (rc != MPI_SUCCESS) return rc;
     for (int i = 0; i < n; i++) {
       int32_t ahead = (int32_t)((uint32_t)(v[i] >> 32) - seq);
@@ -297,7 +243,7 @@ dart_ret_t dart__coll_counts(const char *func, const dart__team_t *team,
 {
   *mpi = true;
   int n = team->size - 1;
-  if (n == 0 || coll_win == MPI_WIN_NULL) return DART_OK;
+  if (n == 0 || flags_win.win == MPI_WIN_NULL) return DART_OK;
   uint64_t *v = malloc((size_t)n * (sizeof *v + sizeof(int)));
   if (v == NULL) {
     DART__LOG_ERROR_IN(func, "out of memory reading the counts of team %d",

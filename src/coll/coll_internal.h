@@ -14,12 +14,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dart_datatype.h"
+#include "types/dart_datatype.h"
 #include "dart_mpi.h"
 #include "dart_observe.h"
-#include "dart_team.h"
+#include "dart_policy.h"
+#include "team/dart_team.h"
 #include "dart_watch.h"
 #include "../types/types_internal.h"
+#include "transport/wait.h"
 
 #define DART__LIKELY(x) __builtin_expect(!!(x), 1)
 #define DART__UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -328,5 +330,15 @@ static inline void dart__coll_watch(const char *func, const char *what,
     DART__OBS_END(dart__t0, dart__obs_coll_kind(func), DART__OBS_NONE,         \
                   (unit) == DART__WATCH_NONE ? -1 : (unit), 0);                \
   } while (0)
+
+/* Module hooks (runtime/modules.c): the policy's collective wait mode
+ * (coll_common.c); the window of the collectives' bad-argument flags
+ * (bad.c, module "collflags": made after global memory, freed at exit;
+ * team_fini clears a released team's flag words). */
+DART__HIDDEN dart_ret_t dart__coll_init(const dart__policy_t *policy);
+DART__HIDDEN dart_ret_t dart__coll_flags_init(void);
+DART__HIDDEN dart_ret_t dart__coll_fini(void);
+DART__HIDDEN dart_ret_t dart__coll_team_fini(const char *func,
+                                             dart__team_t *team);
 
 #endif /* DART__COLL_INTERNAL_H */

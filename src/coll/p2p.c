@@ -113,7 +113,7 @@ static int fired_reap(void)
 {
   for (int i = 0; i < nfired;) {
     int done = 0;
-    int rc = MPI_Test(&fired[i], &done, MPI_STATUS_IGNORE);
+    int rc = dart__mpi_test(&fired[i], &done);
     if (rc != MPI_SUCCESS) return rc;
     if (done)
       fired[i] = fired[--nfired];
@@ -177,15 +177,10 @@ static dart_ret_t p2p_notice(const char *func, int tag, int unit,
   return ret;
 }
 
-/* Completes req, yielding between polls; the status in *st. */
+/* Completes req in the transport's wait engine; the status in *st. */
 static int p2p_wait(MPI_Request *req, MPI_Status *st)
 {
-  for (uint64_t it = 0;; it++) {
-    int done = 0;
-    int rc = MPI_Test(req, &done, st);
-    if (rc != MPI_SUCCESS || done) return rc;
-    dart__backoff(it);
-  }
+  return dart__mpi_wait_status(req, st);
 }
 
 /*
@@ -240,13 +235,11 @@ static int p2p_drop(int unit, int tag, MPI_Status *st)
 static void p2p_drain(const char *func, int tag, int unit)
 {
   MPI_Status st;
-  int rc = MPI_SUCCESS, found = 0;
+  MPI_Comm comm = dart__g.comm;
+  int c = 0;
   dart__coll_watch(func, "dropping the message for the bad receive", NULL,
                    unit);
-  for (uint64_t it = 0; rc == MPI_SUCCESS && !found; it++) {
-    rc = MPI_Iprobe(unit, tag, dart__g.comm, &found, &st);
-    if (rc == MPI_SUCCESS && !found) dart__backoff(it);
-  }
+  int rc = dart__mpi_probe_wait(unit, tag, &comm, 1, &c, &st);
   if (rc == MPI_SUCCESS) rc = p2p_drop(unit, tag, &st);
   dart__watch_end();
   if (rc != MPI_SUCCESS)

@@ -29,6 +29,7 @@
 #include "dart_watch.h"
 #include "globmem/globmem_internal.h"
 #include "transport/probe.h"
+#include "transport/wait.h"
 
 /* Retired ids compared inside the agreement allreduce; more take one
  * allreduce of their own. */
@@ -103,6 +104,52 @@ static void compact_sizes(dart__segment_t *seg)
   seg->sizes = NULL;
 }
 
+/* The policy's collective wait mode (dart__agree_set_policy). */
+static bool agree_block;
+
+void dart__agree_set_policy(const dart__policy_t *policy)
+{
+  agree_block = policy->coll_block;
+}
+
+/*
+ * Every collective of the agreements, in one style: by DART's collective
+ * wait policy (DART_COLL_WAIT: the blocking call, or the non-blocking one
+ * and the transport's yielding wait), watched as the next collective of
+ * the team (what names it, segid the segment or DART__WATCH_NONE). recv
+ * NULL: an allreduce in place on send; else an allgather of count
+ * elements per unit into recv. Logs a failure under func.
+ */
+static int agree_coll(const char *func, const char *what, dart__team_t *team,
+                      int segid, void *send, void *recv, int count,
+                      MPI_Datatype type, MPI_Op op)
+{
+  DART__WATCH(func, what, (int)team->id, segid, DART__WATCH_NONE,
+              ++team->coll_seq);
+  int rc;
+  const char *call = recv == NULL ? "MPI_Allreduce" : "MPI_Allgather";
+  if (recv == NULL)
+    rc = agree_block
+             ? MPI_Allreduce(MPI_IN_PLACE, send, count, type, op, team->comm)
+             : dart__mpi_allreduce(MPI_IN_PLACE, send, count, type, op,
+                                   team->comm);
+  else
+    rc = agree_block
+             ? MPI_Allgather(send, count, type, recv, count, type, team->comm)
+             : dart__mpi_allgather(send, count, type, recv, team->comm);
+  dart__watch_end();
+  if (rc != MPI_SUCCESS) dart__mpi_log_error(func, call, rc);
+  return rc;
+}
+
+/* One agreement allreduce(MAX) of len int64 on seg's team. */
+static int agree_allreduce(const char *func, dart__segment_t *seg, int64_t *v,
+                           int len)
+{
+  return agree_coll(func, "MPI_Allreduce (allocation agreement)", seg->team,
+                    seg->segid, v, NULL, len, MPI_INT64_T, MPI_MAX);
+}
+
 /* Exchanges (size, displacement) of every unit: sizes or pads differ. */
 static dart_ret_t gather_sizes(const char *func, dart__segment_t *seg,
                                bool same_size, bool same_pad)
@@ -117,8 +164,8 @@ static dart_ret_t gather_sizes(const char *func, dart__segment_t *seg,
    * taken only by asymmetric allocations and registrations). */
   int ok = all != NULL && (same_size || seg->sizes != NULL) &&
            (same_pad || seg->disp_pads != NULL);
-  int rc = dart__mpi_allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND,
-                               seg->team->comm);
+  int rc = agree_coll(func, "MPI_Allreduce (memory for the size exchange)",
+                      seg->team, seg->segid, &ok, NULL, 1, MPI_INT, MPI_LAND);
   if (rc == MPI_SUCCESS && !ok) {
     free(all);
     dart__log(DART__LOG_ERROR, func, "out of memory on some unit of team %d",
@@ -126,11 +173,10 @@ static dart_ret_t gather_sizes(const char *func, dart__segment_t *seg,
     return DART_ERR_NOMEM;
   }
   if (rc == MPI_SUCCESS)
-    rc = MPI_Allgather(mine, 2, MPI_INT64_T, all, 2, MPI_INT64_T,
-                       seg->team->comm);
+    rc = agree_coll(func, "MPI_Allgather (sizes and displacements)", seg->team,
+                    seg->segid, mine, all, 2, MPI_INT64_T, MPI_OP_NULL);
   if (rc != MPI_SUCCESS) {
     free(all);
-    dart__mpi_log_error(func, "MPI_Allgather", rc);
     return DART_ERR_OTHER;
   }
   for (int u = 0; u < n; u++) {
@@ -173,31 +219,6 @@ static bool same_retired(const int64_t *v)
   for (int i = 0; i < AGREE_RETIRED; i++)
     if (v[A_RETIRED + i] != -v[A_RETIRED + AGREE_RETIRED + i]) return false;
   return true;
-}
-
-/* One agreement allreduce on the team, by DART's collective wait policy
- * (DART_COLL_WAIT) and watched as a collective of the team. */
-/* The policy's collective wait mode (dart__agree_set_policy). */
-static bool agree_block;
-
-void dart__agree_set_policy(const dart__policy_t *policy)
-{
-  agree_block = policy->coll_block;
-}
-
-static int agree_allreduce(const char *func, dart__segment_t *seg, int64_t *v,
-                           int len)
-{
-  dart__team_t *team = seg->team;
-  DART__WATCH(func, "MPI_Allreduce (allocation agreement)", (int)team->id,
-              seg->segid, DART__WATCH_NONE, ++team->coll_seq);
-  int rc = agree_block ? MPI_Allreduce(MPI_IN_PLACE, v, len, MPI_INT64_T,
-                                       MPI_MAX, team->comm)
-                       : dart__mpi_allreduce(MPI_IN_PLACE, v, len, MPI_INT64_T,
-                                             MPI_MAX, team->comm);
-  dart__watch_end();
-  if (rc != MPI_SUCCESS) dart__mpi_log_error(func, "MPI_Allreduce", rc);
-  return rc;
 }
 
 /* Status, retirement count and segment id packed so that one equal key
@@ -375,16 +396,14 @@ dart_ret_t dart__segment_collect(const char *func, dart__team_t *team,
     k[n + i] = -k[i];
   }
   /* Members without memory for the keys opt out of this round. */
-  DART__WATCH(func, "MPI_Allreduce (retired registrations)", (int)team->id,
-              DART__WATCH_NONE, DART__WATCH_NONE, ++team->coll_seq);
-  int rc = MPI_Allreduce(&ok, &all_ok, 1, MPI_INT32_T, MPI_MIN, team->comm);
+  all_ok = ok;
+  int rc = agree_coll(func, "MPI_Allreduce (retired registrations)", team,
+                      DART__WATCH_NONE, &all_ok, NULL, 1, MPI_INT32_T, MPI_MIN);
   if (rc == MPI_SUCCESS && all_ok)
-    rc =
-        MPI_Allreduce(MPI_IN_PLACE, k, 2 * n, MPI_INT32_T, MPI_MAX, team->comm);
-  dart__watch_end();
+    rc = agree_coll(func, "MPI_Allreduce (retired registrations)", team,
+                    DART__WATCH_NONE, k, NULL, 2 * n, MPI_INT32_T, MPI_MAX);
   if (rc != MPI_SUCCESS) {
     free(k);
-    dart__mpi_log_error(func, "MPI_Allreduce", rc);
     return DART_ERR_OTHER;
   }
   bool same = all_ok;

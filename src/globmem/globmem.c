@@ -6,7 +6,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "dart_datatype.h"
+#include "types/dart_datatype.h"
 #include "globmem/globmem_internal.h"
 
 dart__segtable_t *dart__segtables[DART__TEAM_ID_MAX + 1];
@@ -245,4 +245,12 @@ dart_ret_t dart_team_memregister(dart_team_t teamid, size_t nlelem,
 dart_ret_t dart_team_memderegister(dart_gptr_t gptr)
 {
   return free_collective(__func__, gptr, true);
+}
+
+bool dart__segment_rma_find(int16_t team, int16_t segid, dart__rma_target_t *w)
+{
+  const dart__segment_t *seg = dart__segment_get(team, segid);
+  if (seg == NULL) return false;
+  dart__segment_rma_win(seg, w);
+  return true;
 }

@@ -2,7 +2,7 @@
 #ifndef DART__GLOBMEM_INTERNAL_H
 #define DART__GLOBMEM_INTERNAL_H
 
-#include "dart_segment.h"
+#include "globmem/dart_segment.h"
 
 /* Window info hints, created in dart__globmem_init. */
 DART__HIDDEN dart_ret_t dart__window_hints_init(void);
@@ -77,6 +77,13 @@ DART__HIDDEN dart_ret_t dart__window_create(const char *func,
                                             dart__segment_t *seg, void *base,
                                             MPI_Aint size);
 DART__HIDDEN dart_ret_t dart__window_open_epoch(dart__segment_t *seg);
+/* Component carrying win (Open MPI names windows after it; sidewin.c). */
+DART__HIDDEN dart__osc_t dart__window_osc(MPI_Win win);
+/* DART's memory-model rule for every window (unified, or no attribute):
+ * DART_ERR_OTHER, logged, otherwise. */
+DART__HIDDEN dart_ret_t dart__window_require_unified(MPI_Win win);
+/* Counts windows created (+1) and freed (-1) (budget.c). */
+DART__HIDDEN void dart__window_count_add(int delta);
 /* Creates a dynamic window on seg's team in its lock_all epoch. */
 DART__HIDDEN dart_ret_t dart__window_dynamic(const char *func,
                                              dart__segment_t *seg);

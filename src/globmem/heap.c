@@ -211,8 +211,11 @@ dart_ret_t dart__heap_free(const char *func, dart__segment_t *seg)
   dart_ret_t ret = DART_OK;
   /* The block may be handed out again by the next allocation: this
    * unit's RMA on it must be complete (a window free used to do that). */
-  if (__atomic_load_n(&seg->mpi_used, __ATOMIC_RELAXED))
-    ret = dart__rma_complete(func, seg, DART__WATCH_NONE, DART__RMA_FLUSH_ALL);
+  if (__atomic_load_n(&seg->mpi_used, __ATOMIC_RELAXED)) {
+    dart__rma_target_t w;
+    dart__segment_rma_win(seg, &w);
+    ret = dart__rma_complete(func, &w, DART__WATCH_NONE, DART__RMA_FLUSH_ALL);
+  }
   dart__buddy_free(c->buddy, seg->heap_off);
   seg->win = MPI_WIN_NULL; /* the chunk's: not freed with seg */
   seg->chunk = 0;

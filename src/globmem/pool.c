@@ -14,6 +14,7 @@
 #include "transport/probe.h"
 #include "transport/progress.h"
 #include "transport/transport.h"
+#include "transport/wait.h"
 
 /* A buddy allocator over one segment, locked only under
  * DART_THREAD_MULTIPLE. */
@@ -337,8 +338,40 @@ static void grow_fini(void)
   grow.buddy = NULL;
 }
 
+/* The lock word of emulated atomics on global unit g's memory: in DART's
+ * page in front of g's portion of the pool (dart__atomic_set_lock_words). */
+static bool lock_word(int g, dart__rma_target_t *t)
+{
+  const dart__segment_t *s = pool_seg;
+  if (s == NULL || g < 0 || g >= s->nunits) return false;
+  dart__segment_rma_win(s, t);
+  t->unit = g;
+  t->disp = dart__segment_disp(s, g, 0) - (MPI_Aint)POOL_RESERVED;
+  char *b = dart__segment_mapped(s, g);
+  t->local = b != NULL ? b - POOL_RESERVED : NULL;
+  return true;
+}
+
+/* The accumulate gates in the same page (dart__cpu_gate_set): the
+ * caller's portion and each node peer's as mapped. */
+static dart_ret_t gate_set(const dart__segment_t *s)
+{
+  const dart__team_t *team = s->team;
+  char **peer = calloc((size_t)team->node_size, sizeof *peer);
+  if (peer == NULL) {
+    DART_LOG_ERROR("out of memory for the accumulate gates");
+    return DART_ERR_NOMEM;
+  }
+  for (int r = 0; r < team->node_size; r++)
+    peer[r] = s->node_base[r] != NULL ? s->node_base[r] + s->base_off : NULL;
+  dart_ret_t ret = dart__cpu_gate_set(team, s->base, peer, POOL_RESERVED);
+  free(peer);
+  return ret;
+}
+
 dart_ret_t dart__globmem_init(void)
 {
+  dart__rma_set_finder(dart__segment_rma_find);
   dart_ret_t ret = dart__window_hints_init();
   if (ret != DART_OK) return ret;
   dart__team_t *all = dart__team_get(DART_TEAM_ALL);
@@ -365,22 +398,24 @@ dart_ret_t dart__globmem_init(void)
   __atomic_store_n((int64_t *)(void *)(pool_seg->base - POOL_RESERVED), 0,
                    __ATOMIC_SEQ_CST);
   __atomic_store_n(grow_published(dart__g.myid), 0, __ATOMIC_RELAXED);
-  dart__atomic_set_lock_words(pool_seg, POOL_RESERVED);
-  ret = dart__cpu_gate_set(pool_seg, POOL_RESERVED);
+  dart__atomic_set_lock_words(lock_word);
+  ret = gate_set(pool_seg);
   if (ret != DART_OK) return ret;
   ret = grow_init(all, bytes);
   if (ret != DART_OK) return ret;
   /* zeroed before anybody locks it or takes its gate */
-  DART__MPI(MPI_Barrier(all->comm));
-  DART_LOG_DEBUG("local pool: %zu bytes per unit", bytes);
-  return DART_OK;
+  DART__WATCH("dart_init", "MPI_Barrier (local pool)", (int)all->id, 0,
+              DART__WATCH_NONE, -1);
+  ret = dart__watch_end_mpi("dart_init", "MPI_Barrier", MPI_Barrier(all->comm));
+  if (ret == DART_OK) DART_LOG_DEBUG("local pool: %zu bytes per unit", bytes);
+  return ret;
 }
 
 void dart__globmem_fini(void)
 {
   grow_fini();
-  dart__atomic_set_lock_words(NULL, 0);
-  dart__cpu_gate_set(NULL, 0);
+  dart__atomic_set_lock_words(NULL);
+  dart__cpu_gate_set(NULL, NULL, NULL, 0);
   if (pool_seg != NULL) dart__segment_destroy("dart_exit", pool_seg);
   pool_seg = NULL;
   dart__buddy_destroy(pool.buddy);

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "dart_segment.h"
+#include "globmem/dart_segment.h"
 #include "globmem/globmem_internal.h"
 #include "transport/transport.h"
 #include "transport/probe.h"
@@ -236,8 +236,11 @@ dart_ret_t dart__register_window(const char *func, dart__segment_t *seg,
 dart_ret_t dart__register_detach(const char *func, dart__segment_t *seg)
 {
   dart_ret_t ret = DART_OK;
-  if (__atomic_load_n(&seg->mpi_used, __ATOMIC_RELAXED))
-    ret = dart__rma_complete(func, seg, DART__WATCH_NONE, DART__RMA_FLUSH_ALL);
+  if (__atomic_load_n(&seg->mpi_used, __ATOMIC_RELAXED)) {
+    dart__rma_target_t w;
+    dart__segment_rma_win(seg, &w);
+    ret = dart__rma_complete(func, &w, DART__WATCH_NONE, DART__RMA_FLUSH_ALL);
+  }
   if (seg->attached && attach_unref(seg) != MPI_SUCCESS) {
     DART_LOG_ERROR("MPI_Win_detach of segment %d of team %d failed", seg->segid,
                    seg->team->id);

@@ -33,59 +33,11 @@
 #include <sys/sysinfo.h>
 #include <unistd.h>
 
-#include "dart_segment.h"
+#include "globmem/dart_segment.h"
 #include "globmem/globmem_internal.h"
 #include "transport/transport.h"
 #include "transport/probe.h"
 #include "transport/progress.h"
-
-static int dart__live_windows;
-
-int dart__globmem_live_windows(void)
-{
-  return __atomic_load_n(&dart__live_windows, __ATOMIC_RELAXED);
-}
-
-static int dart__live_comms; /* communicators of DART's teams */
-
-static void count_window(int delta)
-{
-  __atomic_add_fetch(&dart__live_windows, delta, __ATOMIC_RELAXED);
-}
-
-void dart__mpi_objects_add(int n)
-{
-  __atomic_add_fetch(&dart__live_comms, n, __ATOMIC_RELAXED);
-}
-
-static int objects_limit(void)
-{
-  if (dart__env.max_mpi_objects > 0)
-    return dart__env.max_mpi_objects > INT_MAX ? INT_MAX
-                                               : (int)dart__env.max_mpi_objects;
-  /* MPICH has ~2,000 context ids per process, and the registration scheme
-   * where registrations share a dynamic window keeps windows few; where
-   * each registration needs a window of its own (Open MPI's osc/ucx), the
-   * MPI holds them by the ten thousand (docs/design.md 2). */
-  return dart__caps.register_dynamic ? 2000 : 16384;
-}
-
-int dart__mpi_objects_left(void)
-{
-  return objects_limit() -
-         __atomic_load_n(&dart__live_windows, __ATOMIC_RELAXED) -
-         __atomic_load_n(&dart__live_comms, __ATOMIC_RELAXED);
-}
-
-dart_ret_t dart__mpi_objects_refuse(const char *func, int need)
-{
-  dart__log(DART__LOG_ERROR, func,
-            "limit of %d MPI windows and communicators reached (%d windows, "
-            "%d communicators live, %d more needed; DART_MAX_MPI_OBJECTS)",
-            objects_limit(), dart__globmem_live_windows(),
-            __atomic_load_n(&dart__live_comms, __ATOMIC_RELAXED), need);
-  return DART_ERR_NOMEM;
-}
 
 /* Windows the window scheme creates for an allocation on team. */
 static int windows_needed(const dart__team_t *team)
@@ -133,55 +85,6 @@ void dart__window_hints_fini(void)
   if (hints != MPI_INFO_NULL) MPI_Info_free(&hints);
 }
 
-/*
- * Which Open MPI one-sided component carries win. Open MPI names every
- * window after its component ("rdma window 3", "ucx window 3"; osc/sm
- * windows have no name), which is the one place the choice shows. Atomics
- * pick their mechanism per segment from this (onesided/mpi_atomic.c).
- */
-static dart__osc_t window_osc(MPI_Win win)
-{
-  char name[MPI_MAX_OBJECT_NAME] = "";
-  int len = 0;
-  if (MPI_Win_get_name(win, name, &len) != MPI_SUCCESS) return DART__OSC_OTHER;
-  if (strncmp(name, "rdma ", 5) == 0) return DART__OSC_OMPI_RDMA;
-  if (strncmp(name, "ucx ", 4) == 0) return DART__OSC_OMPI_UCX;
-  return DART__OSC_OTHER;
-}
-
-/*
- * DART needs the unified memory model on every window: the owner and node
- * peers access portions by load/store while other units use RMA, and the
- * only synchronisation between the two is the transport's flushes and
- * atomics on one side and DART's fences and barriers (a full memory
- * barrier around an MPI_Ibarrier) on the other, never a window sync
- * (the separate model's public/private copy update). Under MPI_WIN_SEPARATE
- * that would be wrong, so such a window fails the allocation.
- */
-static dart_ret_t require_unified(MPI_Win win)
-{
-  int *model = NULL, flag = 0;
-  DART__MPI(MPI_Win_get_attr(win, MPI_WIN_MODEL, &model, &flag));
-  if (flag && *model != MPI_WIN_UNIFIED) {
-    DART_LOG_ERROR("the MPI window memory model is MPI_WIN_SEPARATE; DART "
-                   "needs MPI_WIN_UNIFIED");
-    return DART_ERR_OTHER;
-  }
-  return DART_OK;
-}
-
-/* Common setup of a new RMA window: error handler and lock_all epoch. */
-dart_ret_t dart__window_open_epoch(dart__segment_t *seg)
-{
-  seg->osc = window_osc(seg->win);
-  DART__MPI(MPI_Win_set_errhandler(seg->win, MPI_ERRORS_RETURN));
-  dart_ret_t ret = require_unified(seg->win);
-  if (ret != DART_OK) return ret;
-  DART__MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, seg->win));
-  seg->locked = true;
-  return DART_OK;
-}
-
 /* Segment id for the watchdog: the bare records of heap chunks and of
  * the dynamic window have none (id 0 is the dart_memalloc pool's). */
 static int watch_segid(const dart__segment_t *seg)
@@ -217,7 +120,7 @@ dart_ret_t dart__window_create(const char *func, dart__segment_t *seg,
   dart_ret_t ret = WINDOW_CALL(
       func, seg,
       MPI_Win_create(base, size, 1, hints, seg->team->comm, &seg->win));
-  if (ret == DART_OK) count_window(1);
+  if (ret == DART_OK) dart__window_count_add(1);
   return ret;
 }
 
@@ -226,7 +129,7 @@ dart_ret_t dart__window_dynamic(const char *func, dart__segment_t *seg)
   dart_ret_t ret = WINDOW_CALL(
       func, seg, MPI_Win_create_dynamic(hints, seg->team->comm, &seg->win));
   if (ret != DART_OK) return ret;
-  count_window(1);
+  dart__window_count_add(1);
   return dart__window_open_epoch(seg);
 }
 
@@ -349,7 +252,7 @@ static dart_ret_t alloc_single_node(const char *func, dart__segment_t *seg,
       func, seg,
       MPI_Win_allocate_shared(msize, 1, hints, team->comm, &raw, &seg->win));
   if (ret != DART_OK) return ret;
-  count_window(1);
+  dart__window_count_add(1);
   ret = dart__window_open_epoch(seg);
   if (ret == DART_OK) ret = single_node_layout(seg, msize);
   if (ret != DART_OK) return ret;
@@ -371,9 +274,9 @@ static dart_ret_t alloc_hybrid(const char *func, dart__segment_t *seg,
                   MPI_Win_allocate_shared(msize, 1, hints, team->node_comm,
                                           &raw, &seg->shm_win));
   if (ret != DART_OK) return ret;
-  count_window(1);
+  dart__window_count_add(1);
   DART__MPI(MPI_Win_set_errhandler(seg->shm_win, MPI_ERRORS_RETURN));
-  ret = require_unified(seg->shm_win);
+  ret = dart__window_require_unified(seg->shm_win);
   if (ret != DART_OK) return ret;
   /* node peers by node rank: no walk over the team */
   for (int r = 0; r < team->node_size; r++) {
@@ -528,7 +431,7 @@ static dart_ret_t agree_created(const char *func, dart__segment_t *seg,
     DART_LOG_ERROR("leaving %d window(s) of team %d to MPI: not every unit "
                    "created them",
                    windows_made(seg) - common, seg->team->id);
-    count_window(-(windows_made(seg) - common));
+    dart__window_count_add(-(windows_made(seg) - common));
     seg->win = MPI_WIN_NULL; /* always the later one */
     seg->locked = false;
     if (common == 0) seg->shm_win = MPI_WIN_NULL;
@@ -582,12 +485,12 @@ static dart_ret_t free_windows(const char *func, dart__segment_t *seg)
   if (seg->win != MPI_WIN_NULL) {
     if ((r = WINDOW_CALL(func, seg, MPI_Win_free(&seg->win))) != DART_OK)
       ret = r;
-    count_window(-1);
+    dart__window_count_add(-1);
   }
   if (seg->shm_win != MPI_WIN_NULL) {
     if ((r = WINDOW_CALL(func, seg, MPI_Win_free(&seg->shm_win))) != DART_OK)
       ret = r;
-    count_window(-1);
+    dart__window_count_add(-1);
   }
   if (seg->priv_mem != NULL) {
     /* After the window over it is gone; munmap fails only on bad input. */
@@ -807,87 +710,4 @@ dart_ret_t dart__segment_release(const char *func, dart__segment_t *seg)
 int16_t dart__segment_id(dart__segment_t *seg)
 {
   return seg->segid;
-}
-
-dart_ret_t dart__segment_resolve_failed(const char *func, dart_gptr_t gptr,
-                                        size_t nbytes)
-{
-  int reason = DART__RESOLVE_BAD_RANGE;
-  dart__segment_t *seg = NULL;
-  if (dart__segtable_of(gptr.teamid) == NULL)
-    reason = DART__RESOLVE_BAD_TEAM;
-  else if ((seg = dart__segment_get(gptr.teamid, gptr.segid)) == NULL)
-    reason = DART__RESOLVE_BAD_SEGMENT;
-  else if ((unsigned)gptr.unitid >= (unsigned)seg->nunits)
-    reason = DART__RESOLVE_BAD_UNIT;
-  return dart__segment_resolve_error(func, gptr, nbytes, reason);
-}
-
-dart_ret_t dart__segment_resolve_retry(const char *func, dart_gptr_t gptr,
-                                       size_t nbytes, dart__target_t *t)
-{
-  dart__segment_t *seg = NULL;
-  char *local = NULL;
-  dart__segment_t *lazy = dart__segment_get(gptr.teamid, gptr.segid);
-  if (lazy != NULL && lazy->disp_serial != 0 &&
-      (unsigned)gptr.unitid < (unsigned)lazy->nunits &&
-      gptr.unitid != lazy->myid) {
-    /* a peer's displacement (and growth) unknown or stale: fetch it, then
-     * the usual checks again */
-    MPI_Aint d;
-    if (dart__regdir_fetch(func, lazy, gptr.unitid, &d) != DART_OK)
-      return DART_ERR_OTHER;
-    local = dart__segment_fast(gptr, nbytes, &seg);
-  }
-  if (seg == NULL) return dart__segment_resolve_failed(func, gptr, nbytes);
-  t->seg = seg;
-  t->unit = gptr.unitid;
-  t->disp = dart__segment_disp(seg, t->unit, gptr.addr_or_offs.offset);
-  t->local = local;
-  return DART_OK;
-}
-
-uint64_t dart__segment_reach(const dart__segment_t *seg, int u)
-{
-  uint64_t n = dart__segment_portion(seg, u), bound = UINT64_MAX;
-  MPI_Aint d;
-  if (seg->disp_serial != 0) {
-    if (u == seg->myid)
-      bound = __atomic_load_n(&seg->lazy_end, __ATOMIC_RELAXED);
-    else if (!dart__dispcache_find(seg->disp_serial, u, &d, &bound))
-      bound = UINT64_MAX;
-  }
-  return n < bound ? n : bound;
-}
-
-dart_ret_t dart__segment_resolve_error(const char *func, dart_gptr_t gptr,
-                                       size_t nbytes, int reason)
-{
-  int team = gptr.teamid, seg = gptr.segid, unit = gptr.unitid;
-  unsigned long long off = (unsigned long long)gptr.addr_or_offs.offset;
-  switch (reason) {
-  case DART__RESOLVE_BAD_TEAM:
-    dart__log(DART__LOG_ERROR, func, "invalid team id %d in global pointer%s",
-              team, team == DART_TEAM_NULL ? " (DART_GPTR_NULL?)" : "");
-    break;
-  case DART__RESOLVE_BAD_SEGMENT:
-    dart__log(DART__LOG_ERROR, func,
-              "unknown segment %d of team %d (freed or never allocated)", seg,
-              team);
-    break;
-  case DART__RESOLVE_BAD_UNIT:
-    dart__log(DART__LOG_ERROR, func,
-              "unit %d out of range for team %d (size %d)", unit, team,
-              dart__team_get(gptr.teamid)->size);
-    break;
-  default: {
-    dart__segment_t *s = dart__segment_get(gptr.teamid, gptr.segid);
-    dart__log(DART__LOG_ERROR, func,
-              "access of %zu bytes at offset %llu exceeds the %llu-byte "
-              "portion of unit %d in segment %d of team %d",
-              nbytes, off, (unsigned long long)dart__segment_reach(s, unit),
-              unit, seg, team);
-  }
-  }
-  return DART_ERR_INVAL;
 }

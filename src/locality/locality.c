@@ -4,12 +4,8 @@
  * of other units is gathered at init: a team's unit records and domain
  * tree (tree.c) are built when a program first asks for them
  * (dart_domain_team_locality, dart_unit_locality), from the records read
- * without the record's owner taking part: node peers' records by loads
- * from a shared-memory window on the node, others' with one-sided gets
- * under a lock_all epoch, served by the progress thread the job already
- * runs for its memory spanning nodes (docs/design.md §5.4). That read is
- * not collective and never waits for the owner to enter DART, so units may
- * ask in any order, or never, while others compute or poll their memory.
+ * with one-sided gets under the window's lock_all epoch. That read is not
+ * collective, so units may ask in any order, or never.
  *
  * Node identity: the tree groups units into nodes by host name. DART's own
  * node view (dart__g.my_node, which honours DART_SIM_NODE_SIZE) is
@@ -24,10 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dart_team.h"
+#include "team/dart_team.h"
 #include "locality_internal.h"
+#include "globmem/dart_segment.h"
 #include "transport/probe.h"
 #include "transport/transport.h"
+#include "transport/wait.h"
 
 #define HOST_MAX DART_LOCALITY_HOST_MAX_SIZE
 /* Gets in flight before a flush while reading a team's records. */
@@ -38,16 +36,13 @@ static dart_hwinfo_t dart__locality_self;
 /* Window of DART_TEAM_ALL holding every unit's record at displacement 0,
  * for readers on other nodes (MPI_WIN_NULL with one unit, and when every
  * unit shares the caller's node); locked (lock_all) while it exists. */
-static MPI_Win rec_win = MPI_WIN_NULL;
-static dart_hwinfo_t *rec_mem; /* this unit's record in rec_win */
-static bool rec_own_memory;    /* rec_mem is malloc'ed (MPI_Win_create) */
-static bool rec_locked;        /* rec_win is in its lock_all epoch */
-/* Shared-memory window of DART_TEAM_ALL's node communicator holding the
+static dart__side_window_t rec_sw = {MPI_WIN_NULL, NULL, false, false};
+/* Node-shared side window of DART_TEAM_ALL's node communicator holding the
  * records of the caller's node, read by loads (MPI_WIN_NULL when the
  * caller is alone on its node). Before it, the first read of a node
- * peer's record was an MPI_Get on rec_win, which on one node waited until
+ * peer's record was an MPI_Get on rec_sw, which on one node waited until
  * that peer entered MPI (issue 36). */
-static MPI_Win rec_shm = MPI_WIN_NULL;
+static dart__side_window_t rec_shm = {MPI_WIN_NULL, NULL, false, true};
 
 /*
  * Collective over DART_TEAM_ALL: do host names and DART's node view agree?
@@ -76,107 +71,48 @@ out:
   return ret;
 }
 
-/* Makes rec_win: over a malloc'ed record, or (where the MPI creates no
- * window over existing memory, dart__caps) over memory of its own. */
-static int records_window(void)
-{
-  int rc = dart__mpi_rendezvous(dart__g.comm);
-  if (rc != MPI_SUCCESS) return rc;
-  MPI_Aint bytes = (MPI_Aint)sizeof *rec_mem;
-  rec_own_memory = !dart__caps.ran || dart__caps.cap[DART__CAP_WIN_CREATE];
-  if (rec_own_memory) {
-    rec_mem = malloc(sizeof *rec_mem);
-    if (rec_mem == NULL) return MPI_ERR_NO_MEM;
-    *rec_mem = dart__locality_self; /* in place before the window exists */
-    return MPI_Win_create(rec_mem, bytes, 1, MPI_INFO_NULL, dart__g.comm,
-                          &rec_win);
-  }
-  void *base = NULL;
-  rc = MPI_Win_allocate(bytes, 1, MPI_INFO_NULL, dart__g.comm, &base, &rec_win);
-  rec_mem = base;
-  if (rc == MPI_SUCCESS) *rec_mem = dart__locality_self;
-  return rc;
-}
-
-/* Makes rec_shm over the node communicator of team all and writes this
- * unit's record into it. Returns an MPI error code. */
-static int records_shared(const dart__team_t *all)
-{
-  dart_hwinfo_t *mine = NULL;
-  int rc = MPI_Win_allocate_shared((MPI_Aint)sizeof *mine, 1, MPI_INFO_NULL,
-                                   all->node_comm, &mine, &rec_shm);
-  if (rc != MPI_SUCCESS) {
-    rec_shm = MPI_WIN_NULL;
-    return rc;
-  }
-  dart__mpi_objects_add(1);
-  *mine = dart__locality_self;
-  return MPI_Win_set_errhandler(rec_shm, MPI_ERRORS_RETURN);
-}
-
 /* Frees whichever of the record windows exist (dart_init failure, exit). */
-static void records_free(void)
+static void records_free(const char *func)
 {
-  if (rec_shm != MPI_WIN_NULL) {
-    DART__MPI_LOG(MPI_Win_free(&rec_shm));
-    dart__mpi_objects_add(-1);
-  }
-  if (rec_win != MPI_WIN_NULL) {
-    if (rec_locked) DART__MPI_LOG(MPI_Win_unlock_all(rec_win));
-    rec_locked = false;
-    DART__MPI_LOG(MPI_Win_free(&rec_win));
-    dart__mpi_objects_add(-1);
-  }
-  if (rec_own_memory) free(rec_mem);
-  rec_mem = NULL;
-}
-
-/* Makes rec_win (every unit: reached from other nodes) and locks it. */
-static int records_rma(void)
-{
-  int rc = records_window();
-  if (rec_win == MPI_WIN_NULL) return rc == MPI_SUCCESS ? MPI_ERR_WIN : rc;
-  dart__mpi_objects_add(1);
-  int *model = NULL, flag = 0;
-  rc = MPI_Win_set_errhandler(rec_win, MPI_ERRORS_RETURN);
-  if (rc == MPI_SUCCESS)
-    rc = MPI_Win_get_attr(rec_win, MPI_WIN_MODEL, &model, &flag);
-  if (rc == MPI_SUCCESS && (!flag || *model != MPI_WIN_UNIFIED)) {
-    DART_LOG_ERROR("dart_init: the MPI window of the locality records is "
-                   "not in the unified memory model");
-    rc = MPI_ERR_WIN;
-  }
-  if (rc == MPI_SUCCESS) rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, rec_win);
-  rec_locked = rc == MPI_SUCCESS;
-  return rc;
+  dart__side_window_free(func, "the locality records' node window", &rec_shm);
+  dart__side_window_free(func, "the locality records' window", &rec_sw);
 }
 
 /* Publishes this unit's record to every unit (collective, dart_init):
- * node peers read it from rec_shm, units on other nodes from rec_win. */
+ * node peers read it from rec_shm by loads, units on other nodes from
+ * rec_sw by gets. */
 static dart_ret_t publish_record(void)
 {
   if (dart__g.size == 1) return DART_OK; /* read locally */
   const dart__team_t *all = dart__team_get(DART_TEAM_ALL);
-  int rc = MPI_SUCCESS;
   /* the same decisions on every unit: node_size is the same on a node,
    * num_nodes everywhere, the probe's results are agreed */
   bool shared = all->node_size > 1 &&
                 (!dart__caps.ran || dart__caps.cap[DART__CAP_WIN_SHARED]);
-  if (shared) rc = records_shared(all);
-  if (rc == MPI_SUCCESS && (!shared || all->num_nodes > 1)) rc = records_rma();
+  dart_ret_t ret = DART_OK;
+  if (shared)
+    ret = dart__side_window_create_shared(
+        "dart_init", "the locality records' node window", all->node_comm,
+        sizeof dart__locality_self, &dart__locality_self, &rec_shm);
+  if (ret == DART_OK && (!shared || all->num_nodes > 1))
+    ret = dart__side_window_create(
+        "dart_init", "the locality records' window", dart__g.comm,
+        sizeof dart__locality_self, 1, &dart__locality_self, &rec_sw);
   /* every record is in place before anyone reads one */
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
-  if (rc == MPI_SUCCESS) rc = dart__mpi_rendezvous(dart__g.comm);
-  if (rc != MPI_SUCCESS) {
+  int rc = MPI_SUCCESS;
+  if (ret == DART_OK) {
+    rc = dart__mpi_rendezvous(dart__g.comm);
+    if (rc == MPI_SUCCESS) return DART_OK;
     dart__mpi_log_error("dart_init", "the locality records' window", rc);
-    records_free();
-    return DART_ERR_OTHER;
   }
-  return DART_OK;
+  records_free("dart_init");
+  return DART_ERR_OTHER;
 }
 
-/* Reads the records of the team's units into hw[team->size]: one get per
- * unit from rec_win (not collective), the caller's own from memory. */
+/* Reads the records of the team's units into hw[team->size]: loads for
+ * node peers, one get per other unit from rec_sw (not collective), the
+ * caller's own from memory. */
 static dart_ret_t read_records(const char *func, const dart__team_t *team,
                                dart_hwinfo_t *hw)
 {
@@ -189,33 +125,30 @@ static dart_ret_t read_records(const char *func, const dart__team_t *team,
       continue;
     }
     int r = all->node_idx[g];
-    if (rec_shm != MPI_WIN_NULL && r >= 0) { /* a node peer: loads */
-      MPI_Aint sz;
-      int du;
-      dart_hwinfo_t *rec = NULL;
-      int rc = MPI_Win_shared_query(rec_shm, r, &sz, &du, &rec);
-      if (rc != MPI_SUCCESS) {
-        dart__mpi_log_error(func, "reading the locality records", rc);
-        return DART_ERR_OTHER;
-      }
-      hw[u] = *rec;
+    if (rec_shm.win != MPI_WIN_NULL && r >= 0) { /* a node peer: loads */
+      void *rec = NULL;
+      dart_ret_t ret = dart__side_window_peer(
+          func, "reading the locality records", &rec_shm, r, &rec);
+      if (ret != DART_OK) return ret;
+      hw[u] = *(const dart_hwinfo_t *)rec;
       continue;
     }
-    int rc = rec_win == MPI_WIN_NULL
+    int rc = rec_sw.win == MPI_WIN_NULL
                  ? MPI_ERR_WIN
-                 : dart__mpi_get_bytes(rec_win, g, 0, &hw[u], (int)sizeof *hw);
+                 : dart__mpi_get_bytes(rec_sw.win, g, 0, &hw[u],
+                                       (int)sizeof *hw);
     if (rc == MPI_SUCCESS && ++pending == GETS_PER_FLUSH) {
-      rc = dart__mpi_flush_win(func, rec_win);
+      rc = dart__mpi_flush_win(func, rec_sw.win);
       pending = 0;
     }
     if (rc != MPI_SUCCESS) {
       dart__mpi_log_error(func, "reading the locality records", rc);
-      if (pending > 0) dart__mpi_flush_win(func, rec_win);
+      if (pending > 0) dart__mpi_flush_win(func, rec_sw.win);
       return DART_ERR_OTHER;
     }
   }
   if (pending > 0) {
-    int rc = dart__mpi_flush_win(func, rec_win);
+    int rc = dart__mpi_flush_win(func, rec_sw.win);
     if (rc != MPI_SUCCESS) {
       dart__mpi_log_error(func, "reading the locality records", rc);
       return DART_ERR_OTHER;
@@ -285,10 +218,10 @@ void dart__locality_fini(void)
     dart__team_t *t = dart__team_table[id];
     if (t != NULL) dart__locality_team_fini(t);
   }
-  if (rec_win != MPI_WIN_NULL || rec_shm != MPI_WIN_NULL) {
+  if (rec_sw.win != MPI_WIN_NULL || rec_shm.win != MPI_WIN_NULL) {
     /* nobody reads a record any more once everyone is here */
     DART__MPI_LOG(dart__mpi_rendezvous(dart__g.comm));
-    records_free();
+    records_free("dart_exit");
   }
 }
 

@@ -201,4 +201,11 @@ DART__HIDDEN int dart__domain_select_set(dart_domain_locality_t *d,
 DART__HIDDEN int dart__domain_exclude_set(dart_domain_locality_t *d,
                                           const dart__domvec_t *drop);
 
+struct dart__team;
+/* Module hooks (runtime/modules.c): team ALL's locality, and a released
+ * team's records. */
+DART__HIDDEN dart_ret_t dart__locality_init(void);
+DART__HIDDEN void dart__locality_fini(void);
+DART__HIDDEN void dart__locality_team_fini(struct dart__team *team);
+
 #endif /* DART__LOCALITY_INTERNAL_H */

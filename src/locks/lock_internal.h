@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "dart_team.h"
+#include "team/dart_team.h"
 #include "dart_watch.h"
 
 /*
@@ -65,5 +65,8 @@ DART__HIDDEN dart_ret_t dart__mcs_wait(struct dart_lock_struct *l);
 DART__HIDDEN dart_ret_t dart__mcs_try(struct dart_lock_struct *l,
                                       bool *acquired);
 DART__HIDDEN dart_ret_t dart__mcs_release(struct dart_lock_struct *l);
+
+/* Module hook (runtime/modules.c): frees a released team's lock records. */
+DART__HIDDEN void dart__locks_team_fini(dart__team_t *team);
 
 #endif /* DART__LOCK_INTERNAL_H */

@@ -18,7 +18,7 @@
 #include <strings.h>
 
 #include "dart_observe.h"
-#include "dart_segment.h"
+#include "globmem/dart_segment.h"
 #include "lock_internal.h"
 
 /* Team unit that holds the TAIL of the next lock created on `team`

@@ -12,6 +12,7 @@
 
 #include "lock_internal.h"
 #include "transport/probe.h"
+#include "transport/wait.h"
 
 /* Global pointer to word `field` of team unit `unit`'s record. */
 static dart_gptr_t mcs_at(const struct dart_lock_struct *l, int unit, int field)

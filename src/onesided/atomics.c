@@ -142,9 +142,12 @@ static dart_ret_t accumulate(const char *func, dart_gptr_t gptr,
     return DART_OK;
   }
   uint64_t t0 = DART__OBS_T0_DATA();
-  ret = dart__mpi_atomic(func, &t, values, NULL, nelem, ty, dtype, op, mop);
+  dart__rma_target_t rt;
+  dart__segment_rma_target(&t, &rt);
+  ret = dart__mpi_atomic(func, &rt, values, NULL, nelem, ty->mpi_elem, esz,
+                         dtype, op, mop);
   if (ret == DART_OK && local_completion && t.seg->mpi_used)
-    ret = dart__rma_complete(func, t.seg, t.unit, DART__RMA_FLUSH_LOCAL);
+    ret = dart__rma_complete(func, &rt, t.unit, DART__RMA_FLUSH_LOCAL);
   DART__OBS_END(t0, DART__OBS_ACC, DART__OBS_MPI, global_unit(&t), nelem * esz);
   return ret;
 }
@@ -192,7 +195,10 @@ fetch_and_op_slow(dart_gptr_t gptr, const void *value, void *result,
     return DART_OK;
   }
   uint64_t t0 = DART__OBS_T0_DATA();
-  ret = dart__mpi_atomic(func, &t, value, result, 1, ty, dtype, op, mop);
+  dart__rma_target_t rt;
+  dart__segment_rma_target(&t, &rt);
+  ret = dart__mpi_atomic(func, &rt, value, result, 1, ty->mpi_elem,
+                         ty->base_size, dtype, op, mop);
   DART__OBS_END(t0, DART__OBS_FETCH_OP, DART__OBS_MPI, global_unit(&t),
                 ty->base_size);
   return ret;
@@ -254,7 +260,10 @@ dart_ret_t dart_compare_and_swap(dart_gptr_t gptr, const void *value,
     return DART_OK;
   }
   uint64_t t0 = DART__OBS_T0_DATA();
-  ret = dart__mpi_cas(__func__, &t, value, compare, result, ty, dtype);
+  dart__rma_target_t rt;
+  dart__segment_rma_target(&t, &rt);
+  ret = dart__mpi_cas(__func__, &rt, value, compare, result, ty->mpi_elem,
+                      ty->base_size, dtype);
   DART__OBS_END(t0, DART__OBS_CAS, DART__OBS_MPI, global_unit(&t),
                 ty->base_size);
   return ret;

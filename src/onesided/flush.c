@@ -31,7 +31,9 @@ flush(const char *func, dart_gptr_t gptr, dart__rma_flush_t kind)
     return dart__segment_resolve_error(func, gptr, 0, DART__RESOLVE_BAD_UNIT);
   if (__atomic_load_n(&seg->mpi_used, __ATOMIC_RELAXED)) {
     uint64_t t0 = DART__OBS_T0();
-    dart_ret_t ret = dart__rma_complete(func, seg, u, kind);
+    dart__rma_target_t w;
+    dart__segment_rma_win(seg, &w);
+    dart_ret_t ret = dart__rma_complete(func, &w, u, kind);
     DART__OBS_END(t0, DART__OBS_FLUSH, DART__OBS_MPI, OBS_TARGET, 0);
     return ret;
   }

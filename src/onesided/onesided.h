@@ -17,11 +17,41 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "dart_datatype.h"
+#include "types/dart_datatype.h"
 #include "dart_observe.h"
-#include "dart_segment.h"
+#include "globmem/dart_segment.h"
 #include "dart_watch.h"
 #include "transport/transport.h"
+
+/* The two layouts of a transfer and its element count. */
+typedef struct {
+  const dart__type_t *src, *dst;
+  size_t nelem;
+} dart__xfer_t;
+
+static inline bool dart__xfer_contiguous(const dart__xfer_t *x)
+{
+  return dart__type_is_contiguous(x->src) && dart__type_is_contiguous(x->dst);
+}
+
+/* The transport's view of a datatype (MPI types and counts). */
+static inline void dart__type_rma_layout(const dart__type_t *t,
+                                         dart__rma_layout_t *l)
+{
+  l->elem = t->mpi_elem;
+  l->inst = t->mpi_inst;
+  l->num_elem = t->num_elem;
+  l->base_size = t->base_size;
+  l->contiguous = dart__type_is_contiguous(t);
+}
+
+/* The transport's view of a transfer. */
+static inline void dart__xfer_rma(const dart__xfer_t *x, dart__rma_xfer_t *r)
+{
+  dart__type_rma_layout(x->src, &r->src);
+  dart__type_rma_layout(x->dst, &r->dst);
+  r->nelem = x->nelem;
+}
 
 /* Why an argument check failed (logged by dart__rma_arg_error). */
 enum {

@@ -16,7 +16,7 @@ typedef enum {
   MODE_NONBLOCKING, /* complete at the next flush                  */
   MODE_BLOCKING,    /* complete at both ends on return             */
   MODE_HANDLE       /* complete through the handle (or NULL handle) */
-} mode_t_;
+} xfer_mode_t;
 
 /* Issues the MPI part of a handle-based transfer. */
 static dart_ret_t handle_xfer(const char *func, bool put, void *buf,
@@ -35,13 +35,19 @@ static dart_ret_t handle_xfer(const char *func, bool put, void *buf,
   h->probe = MPI_REQUEST_NULL;
   h->probed = false;
   h->flushed = false;
-  dart_ret_t ret = dart__mpi_xfer(func, put, buf, t, x, &h->req);
+  dart__rma_target_t rt;
+  dart__rma_xfer_t rx;
+  dart__segment_rma_target(t, &rt);
+  dart__xfer_rma(x, &rx);
+  dart_ret_t ret = dart__mpi_xfer(func, put, buf, &rt, &rx, &h->req);
   if (ret != DART_OK) {
     free(h);
     return ret;
   }
   h->by_flush = (h->req == MPI_REQUEST_NULL);
   h->seg = t->seg;
+  h->team = rt.team;
+  h->segid = rt.segid;
   dart__handles_track(h);
   *handle = h;
   return DART_OK;
@@ -52,11 +58,11 @@ static dart_ret_t handle_xfer(const char *func, bool put, void *buf,
 
 /* MPI part of a transfer to a target that is not mapped. */
 static void copy_mapped_x(bool put, void *buf, char *target,
-                          const dart__xfer_t *x, mode_t_ mode);
+                          const dart__xfer_t *x, xfer_mode_t mode);
 
 static dart_ret_t xfer_mpi(const char *func, bool put, void *buf,
                            const dart__target_t *t, const dart__xfer_t *x,
-                           mode_t_ mode, dart_handle_t *handle)
+                           xfer_mode_t mode, dart_handle_t *handle)
 {
   const dart__segment_t *seg = t->seg;
   /* The caller's own portion of memory that peers reach through MPI
@@ -76,7 +82,11 @@ static dart_ret_t xfer_mpi(const char *func, bool put, void *buf,
   if (mode == MODE_HANDLE) {
     ret = handle_xfer(func, put, buf, t, x, handle);
   } else {
-    ret = dart__mpi_xfer(func, put, buf, t, x, NULL);
+    dart__rma_target_t rt;
+    dart__rma_xfer_t rx;
+    dart__segment_rma_target(t, &rt);
+    dart__xfer_rma(x, &rx);
+    ret = dart__mpi_xfer(func, put, buf, &rt, &rx, NULL);
     if (mode == MODE_BLOCKING && ret == DART_OK)
       ret = dart__flush_target(func, t->seg->win, t->unit);
   }
@@ -90,8 +100,8 @@ static dart_ret_t xfer_mpi(const char *func, bool put, void *buf,
  * to the next flush (dart__shm_pending). x == NULL (a constant in the
  * inline common case): contiguous bytes; else the layouts of x.
  * copy_mapped_pre: the fence before the copy. */
-static inline __attribute__((always_inline)) void copy_mapped_pre(bool put,
-                                                                  mode_t_ mode)
+static inline __attribute__((always_inline)) void
+copy_mapped_pre(bool put, xfer_mode_t mode)
 {
   if (mode != MODE_NONBLOCKING) {
     if (put)
@@ -104,7 +114,7 @@ static inline __attribute__((always_inline)) void copy_mapped_pre(bool put,
 /* The copy and what follows it (copy_mapped without copy_mapped_pre). */
 static inline __attribute__((always_inline)) void
 copy_mapped_post(bool put, void *buf, char *target, size_t bytes,
-                 const dart__xfer_t *x, mode_t_ mode)
+                 const dart__xfer_t *x, xfer_mode_t mode)
 {
   char *dst = put ? target : buf;
   const char *src = put ? buf : target;
@@ -123,14 +133,14 @@ copy_mapped_post(bool put, void *buf, char *target, size_t bytes,
 
 static inline __attribute__((always_inline)) void
 copy_mapped(bool put, void *buf, char *target, size_t bytes,
-            const dart__xfer_t *x, mode_t_ mode)
+            const dart__xfer_t *x, xfer_mode_t mode)
 {
   copy_mapped_pre(put, mode);
   copy_mapped_post(put, buf, target, bytes, x, mode);
 }
 
 static void copy_mapped_x(bool put, void *buf, char *target,
-                          const dart__xfer_t *x, mode_t_ mode)
+                          const dart__xfer_t *x, xfer_mode_t mode)
 {
   copy_mapped(put, buf, target, 0, x, mode);
 }
@@ -143,7 +153,7 @@ static void copy_mapped_x(bool put, void *buf, char *target,
  */
 static inline __attribute__((always_inline)) dart_ret_t
 xfer_slow(const char *func, bool put, void *buf, dart_gptr_t gptr, size_t nelem,
-          dart_datatype_t st, dart_datatype_t dt, mode_t_ mode,
+          dart_datatype_t st, dart_datatype_t dt, xfer_mode_t mode,
           dart_handle_t *handle)
 {
   dart__xfer_t x;
@@ -190,8 +200,8 @@ MAPPED_OBSERVED(obs_get_h, false, MODE_HANDLE)
 #undef MAPPED_OBSERVED
 
 static inline __attribute__((always_inline)) void
-mapped_observed(bool put, void *buf, char *target, size_t bytes, mode_t_ mode,
-                int gunit)
+mapped_observed(bool put, void *buf, char *target, size_t bytes,
+                xfer_mode_t mode, int gunit)
 {
   switch (mode) {
   case MODE_NONBLOCKING:
@@ -212,7 +222,7 @@ mapped_observed(bool put, void *buf, char *target, size_t bytes, mode_t_ mode,
  */
 static inline __attribute__((always_inline)) bool
 try_mapped(bool put, void *buf, dart_gptr_t gptr, size_t nelem,
-           dart_datatype_t st, dart_datatype_t dt, mode_t_ mode,
+           dart_datatype_t st, dart_datatype_t dt, xfer_mode_t mode,
            dart__segment_t **segp)
 {
   *segp = NULL;
@@ -238,7 +248,7 @@ try_mapped(bool put, void *buf, dart_gptr_t gptr, size_t nelem,
 /* The common case on the MPI path: checked and resolved already. */
 static inline __attribute__((always_inline)) dart_ret_t
 xfer_rma(const char *func, bool put, void *buf, dart_gptr_t gptr, size_t nelem,
-         dart_datatype_t type, dart__segment_t *seg, mode_t_ mode)
+         dart_datatype_t type, dart__segment_t *seg, xfer_mode_t mode)
 {
   int u = gptr.unitid;
   dart__target_t t = {.seg = seg,

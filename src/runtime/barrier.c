@@ -9,9 +9,11 @@
 
 #include <dash/dart/if/dart_communication.h>
 
+#include "dart_modules.h"
 #include "dart_observe.h"
-#include "dart_team.h"
+#include "team/dart_team.h"
 #include "dart_watch.h"
+#include "transport/wait.h"
 
 /* The policy's wait mode (false until dart_init has decided it). */
 static bool barrier_block;

@@ -4,7 +4,8 @@
 
 #include <stddef.h>
 
-#include "dart_team.h"
+#include "dart_policy.h"
+#include "team/dart_team.h"
 
 /*
  * One module as the runtime sees it; any hook may be NULL (skipped).
@@ -24,6 +25,17 @@ typedef struct dart__module {
   dart_ret_t (*team_init)(dart__team_t *team);
   dart_ret_t (*team_fini)(const char *func, dart__team_t *team);
 } dart__module_t;
+
+/* Node topology (topology.c): fills my_node / num_nodes. */
+DART__HIDDEN dart_ret_t dart__topology_init(void);
+DART__HIDDEN void dart__topology_fini(void);
+
+/* Init/teardown of DART_TEAM_ALL and the team table (module "teams",
+ * runtime/team.c). */
+DART__HIDDEN dart_ret_t dart__teams_init(void);
+DART__HIDDEN dart_ret_t dart__teams_fini(void);
+/* Keeps the policy's wait mode for dart_barrier (barrier.c). */
+DART__HIDDEN void dart__barrier_set_policy(const dart__policy_t *policy);
 
 /* Decides the policy: environment, probes, agreement (runtime/policy.c). */
 DART__HIDDEN dart_ret_t dart__policy_decide(dart__policy_t *policy);
@@ -61,5 +73,15 @@ DART__HIDDEN dart_ret_t dart__modules_team_init(const char *func,
 /* Runs team_fini of every module in reverse; the first failure. */
 DART__HIDDEN dart_ret_t dart__modules_team_fini(const char *func,
                                                 dart__team_t *team);
+
+/*
+ * Agrees the variables that must agree over every unit of dart__g.comm
+ * (env_agree.c): one allreduce of their fingerprints; where they differ,
+ * unit 0's value and one other unit's value are broadcast, every unit logs
+ * one line per such variable, and applies the row's rule. Returns DART_OK,
+ * DART_ERR_INVAL on every unit (a DART__ENV_FAIL variable differs) or
+ * DART_ERR_OTHER (MPI failure, logged).
+ */
+DART__HIDDEN int dart__env_agree(void);
 
 #endif /* DART__MODULES_H */

@@ -8,11 +8,10 @@
 
 #include "dart_modules.h"
 #include "dart_observe.h"
-#include "dart_team.h"
+#include "team/dart_team.h"
 #include "dart_watch.h"
 #include "transport/probe.h"
-
-dart__global_t dart__g = {.myid = -1, .comm = MPI_COMM_NULL};
+#include "transport/wait.h"
 
 /* Set by dart_abort: the exit guard stays quiet while the job aborts. */
 static volatile int dart__aborting;
@@ -84,7 +83,7 @@ static void dart__init_logging(void)
  * an osc component, it steers Open MPI to osc/ucx. When the application
  * started MPI, osc/rdma may be in use: DART then routes around it per
  * window (no window for one-unit registrations, atomics on osc/rdma
- * windows under a lock word; see globmem/window.c, onesided/mpi_atomic.c).
+ * windows under a lock word; see globmem/sidewin.c, transport/atomic.c).
  */
 static void dart__route_around_mpi_bugs(int mpi_already_initialized)
 {

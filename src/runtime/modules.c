@@ -4,8 +4,15 @@
  */
 #include "dart_modules.h"
 #include "dart_observe.h"
-#include "dart_segment.h"
+#include "globmem/dart_segment.h"
 #include "dart_watch.h"
+#include "coll/coll_internal.h"
+#include "locality/locality_internal.h"
+#include "locks/lock_internal.h"
+#include "transport/probe.h"
+#include "transport/progress.h"
+#include "transport/transport.h"
+#include "types/dart_datatype.h"
 
 /* Hooks that cannot fail, in the table's signatures. */
 static dart_ret_t topology_fini(void)
@@ -94,9 +101,12 @@ static dart_ret_t coll_init(dart__policy_t *policy)
   return dart__coll_init(policy);
 }
 
+/* The capability probe (its windows are the memory layer's) comes first:
+ * the progress mode depends on what it finds. */
 static dart_ret_t progress_init(dart__policy_t *policy)
 {
-  return dart__progress_init(policy);
+  dart_ret_t ret = dart__caps_probe(dart__g.comm, dart__g.size, dart__g.myid);
+  return ret != DART_OK ? ret : dart__progress_init(policy);
 }
 
 static dart_ret_t types_init(dart__policy_t *policy)
@@ -111,16 +121,9 @@ static dart_ret_t teams_init(dart__policy_t *policy)
   return dart__teams_init();
 }
 
-/* The segment lookup the transport's lock-release completion needs. */
-static dart__segment_t *find_segment(dart_team_t teamid, int16_t segid)
-{
-  return dart__segment_get(teamid, segid);
-}
-
 static dart_ret_t globmem_init(dart__policy_t *policy)
 {
   dart__agree_set_policy(policy);
-  dart__rma_set_finder(find_segment);
   return dart__globmem_init();
 }
 

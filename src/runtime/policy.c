@@ -10,6 +10,7 @@
 #include "dart_modules.h"
 #include "dart_mpi.h"
 #include "dart_policy.h"
+#include "transport/wait.h"
 
 static dart__progress_mode_t parse_progress(const char *s)
 {

@@ -10,8 +10,11 @@
  */
 #include <stdlib.h>
 
+#include "dart_modules.h"
 #include "dart_mpi.h"
+#include "globmem/dart_segment.h"
 #include "transport/probe.h"
+#include "transport/wait.h"
 
 dart_ret_t dart__topology_init(void)
 {

@@ -36,7 +36,7 @@
  * (open-mpi/ompi#7967, still in 4.1.4); 4-byte compare-and-swap, put and
  * get work. On such windows every atomic takes the lock-word path, whose
  * lock word is 4 bytes. A crash cannot be probed: the component is read
- * per window from its name (src/globmem/window.c, transport/probe.h).
+ * per window from its name (src/globmem/sidewin.c, transport/probe.h).
  * Emulated operations complete before they return.
  */
 #include "transport/cpu_atomic.h"
@@ -51,11 +51,12 @@ static bool native_op(dart_operation_t op)
          op == DART_OP_BXOR || op == DART_OP_REPLACE || op == DART_OP_NO_OP;
 }
 
-/* How an op on a basic type is carried out on the MPI path of seg. */
-static atomic_path_t atomic_path(const dart__segment_t *seg, dart_datatype_t t,
-                                 size_t esz, dart_operation_t op)
+/* How an op on a basic type is carried out on the MPI path of t. */
+static atomic_path_t atomic_path(const dart__rma_target_t *tg,
+                                 dart_datatype_t t, size_t esz,
+                                 dart_operation_t op)
 {
-  if (seg->osc == DART__OSC_OMPI_RDMA) return ATOMIC_LOCKED;
+  if (tg->osc == DART__OSC_OMPI_RDMA) return ATOMIC_LOCKED;
   if (dart__caps.atomics == DART__ATOMICS_NATIVE) return ATOMIC_NATIVE;
   if (dart__caps.atomics == DART__ATOMICS_LOCKED) return ATOMIC_LOCKED;
   if (esz != 4 && esz != 8) return ATOMIC_LOCKED;
@@ -78,11 +79,11 @@ static MPI_Datatype bits_type(size_t esz)
  * all carry a 4/8-byte element as the same-sized integer (the native ops
  * are bitwise or two's complement, so the result is the same).
  */
-static MPI_Datatype atomic_mpi_type(const dart__type_t *ty, size_t esz)
+static MPI_Datatype atomic_mpi_type(MPI_Datatype elem, size_t esz)
 {
   return dart__caps.atomics != DART__ATOMICS_NATIVE && (esz == 4 || esz == 8)
              ? bits_type(esz)
-             : ty->mpi_elem;
+             : elem;
 }
 
 static dart_ret_t mpi_fail(const char *func, const char *call, int rc)
@@ -129,41 +130,35 @@ static dart_ret_t cas_loop(const char *func, MPI_Win win, int unit,
 }
 
 /* Where the lock words are: set by the memory layer (dart_memalloc pool). */
-static const dart__segment_t *lock_seg;
-static size_t lock_back;
+static dart__rma_locate_t lock_locate;
 
-void dart__atomic_set_lock_words(const dart__segment_t *seg, size_t back)
+void dart__atomic_set_lock_words(dart__rma_locate_t locate)
 {
-  lock_seg = seg;
-  lock_back = back;
+  lock_locate = locate;
 }
 
-/* Lock word of emulated atomics on team unit t->unit's memory: `back`
- * bytes before that unit's portion of the lock segment. */
-static dart_ret_t lock_target(const char *func, const dart__target_t *t,
-                              dart__target_t *lock)
+/* Lock word of emulated atomics on team unit t->unit's memory (found by
+ * the memory layer from the unit's global id). */
+static dart_ret_t lock_target(const char *func, const dart__rma_target_t *t,
+                              dart__rma_target_t *lock)
 {
-  int u = t->seg->team->l2g[t->unit];
-  const dart__segment_t *s = lock_seg;
-  if (s == NULL || u < 0 || u >= s->nunits) {
+  const dart__team_t *team = dart__team_get(t->team);
+  int u = team != NULL ? team->l2g[t->unit] : -1;
+  dart__rma_locate_t locate = lock_locate;
+  if (locate == NULL || u < 0 || !locate(u, lock)) {
     dart__log(DART__LOG_ERROR, func, "no lock word for unit %d", u);
     return DART_ERR_INVAL;
   }
-  lock->seg = (dart__segment_t *)s;
-  lock->unit = u;
-  lock->disp = dart__segment_disp(s, u, 0) - (MPI_Aint)lock_back;
-  char *b = dart__segment_mapped(s, u);
-  lock->local = b != NULL ? b - lock_back : NULL;
   return DART_OK;
 }
 
 /* Get-compute-put of one element; the caller holds the lock word. */
-static dart_ret_t locked_body(const char *func, const dart__target_t *t,
+static dart_ret_t locked_body(const char *func, const dart__rma_target_t *t,
                               size_t esz, const void *val, const void *cmp,
                               void *old, dart_datatype_t dt,
                               dart_operation_t op)
 {
-  MPI_Win w = t->seg->win;
+  MPI_Win w = t->win;
   _Alignas(16) char cur[16], next[16];
   MPI_OR_FAIL(func, MPI_Get(cur, (int)esz, MPI_BYTE, t->unit, t->disp, (int)esz,
                             MPI_BYTE, w));
@@ -191,15 +186,15 @@ static dart_ret_t locked_body(const char *func, const dart__target_t *t,
  * 0 = free, else the holder's global id + 1). The lock is released on
  * every path, failures included.
  */
-static dart_ret_t locked_op(const char *func, const dart__target_t *t,
+static dart_ret_t locked_op(const char *func, const dart__rma_target_t *t,
                             size_t esz, const void *val, const void *cmp,
                             void *old, dart_datatype_t dt, dart_operation_t op)
 {
-  dart__target_t lk = {0};
+  dart__rma_target_t lk = {0};
   dart_ret_t ret = lock_target(func, t, &lk);
   if (ret != DART_OK) return ret;
-  dart__segment_mark_mpi(lk.seg);
-  MPI_Win lw = lk.seg->win;
+  dart__rma_mark(&lk);
+  MPI_Win lw = lk.win;
   int32_t zero = 0, mine = dart__g.myid + 1, seen = -1;
   DART__WATCH(func, "the lock word of emulated atomics", (int)DART_TEAM_ALL, 0,
               lk.unit, -1);
@@ -223,24 +218,23 @@ static dart_ret_t locked_op(const char *func, const dart__target_t *t,
   return ret;
 }
 
-dart_ret_t dart__mpi_atomic(const char *func, const dart__target_t *t,
+dart_ret_t dart__mpi_atomic(const char *func, const dart__rma_target_t *t,
                             const void *vals, void *old, size_t nelem,
-                            const dart__type_t *ty, dart_datatype_t dt,
+                            MPI_Datatype elem, size_t esz, dart_datatype_t dt,
                             dart_operation_t op, MPI_Op mop)
 {
-  MPI_Win win = t->seg->win;
-  size_t esz = ty->base_size;
-  atomic_path_t path = atomic_path(t->seg, dt, esz, op);
-  dart__segment_mark_mpi(t->seg);
+  MPI_Win win = t->win;
+  atomic_path_t path = atomic_path(t, dt, esz, op);
+  dart__rma_mark(t);
   if (path == ATOMIC_NATIVE && old != NULL) {
-    MPI_Datatype mt = atomic_mpi_type(ty, esz);
+    MPI_Datatype mt = atomic_mpi_type(elem, esz);
     MPI_OR_FAIL(func,
                 MPI_Fetch_and_op(vals, old, mt, t->unit, t->disp, mop, win));
     return dart__flush_target(func, win, t->unit);
   }
   if (path == ATOMIC_NATIVE) { /* accumulate: MPI does not take NO_OP */
     if (op == DART_OP_NO_OP) return DART_OK;
-    MPI_Datatype mt = atomic_mpi_type(ty, esz);
+    MPI_Datatype mt = atomic_mpi_type(elem, esz);
     for (size_t done = 0; done < nelem;) {
       size_t n = nelem - done;
       if (n > dart__rma_max_count) n = dart__rma_max_count;
@@ -254,7 +248,7 @@ dart_ret_t dart__mpi_atomic(const char *func, const dart__target_t *t,
   }
   /* Emulations: one element at a time, each complete on return. */
   for (size_t i = 0; i < nelem; i++) {
-    dart__target_t ti = *t;
+    dart__rma_target_t ti = *t;
     ti.disp += (MPI_Aint)(i * esz);
     const char *v = (const char *)vals + i * esz;
     char *o = old ? (char *)old + i * esz : NULL;
@@ -267,18 +261,17 @@ dart_ret_t dart__mpi_atomic(const char *func, const dart__target_t *t,
   return DART_OK;
 }
 
-dart_ret_t dart__mpi_cas(const char *func, const dart__target_t *t,
+dart_ret_t dart__mpi_cas(const char *func, const dart__rma_target_t *t,
                          const void *val, const void *cmp, void *old,
-                         const dart__type_t *ty, dart_datatype_t dt)
+                         MPI_Datatype elem, size_t esz, dart_datatype_t dt)
 {
-  size_t esz = ty->base_size;
-  dart__segment_mark_mpi(t->seg);
+  dart__rma_mark(t);
   if ((dart__caps.atomics != DART__ATOMICS_NATIVE && esz != 4 && esz != 8) ||
       dart__caps.atomics == DART__ATOMICS_LOCKED ||
-      t->seg->osc == DART__OSC_OMPI_RDMA)
+      t->osc == DART__OSC_OMPI_RDMA)
     return locked_op(func, t, esz, val, cmp, old, dt, DART_OP_REPLACE);
   MPI_OR_FAIL(func,
-              MPI_Compare_and_swap(val, cmp, old, atomic_mpi_type(ty, esz),
-                                   t->unit, t->disp, t->seg->win));
-  return dart__flush_target(func, t->seg->win, t->unit);
+              MPI_Compare_and_swap(val, cmp, old, atomic_mpi_type(elem, esz),
+                                   t->unit, t->disp, t->win));
+  return dart__flush_target(func, t->win, t->unit);
 }

@@ -18,19 +18,19 @@ static const char *const complete_call[] = {
     [DART__RMA_FLUSH_LOCAL_ALL] = "MPI_Win_flush_local_all"};
 
 __attribute__((noinline)) dart_ret_t
-dart__rma_complete(const char *func, const dart__segment_t *seg, int unit,
+dart__rma_complete(const char *func, const dart__rma_target_t *w, int unit,
                    dart__rma_flush_t kind)
 {
   const char *call = complete_call[kind];
   bool one = (kind == DART__RMA_FLUSH || kind == DART__RMA_FLUSH_LOCAL);
-  DART__WATCH(func, call, (int)seg->team->id, seg->segid,
-              one ? unit : DART__WATCH_NONE, -1);
+  DART__WATCH(func, call, (int)w->team, w->segid, one ? unit : DART__WATCH_NONE,
+              -1);
   int rc;
   switch (kind) {
-  case DART__RMA_FLUSH: rc = MPI_Win_flush(unit, seg->win); break;
-  case DART__RMA_FLUSH_ALL: rc = MPI_Win_flush_all(seg->win); break;
-  case DART__RMA_FLUSH_LOCAL: rc = MPI_Win_flush_local(unit, seg->win); break;
-  default: rc = MPI_Win_flush_local_all(seg->win);
+  case DART__RMA_FLUSH: rc = MPI_Win_flush(unit, w->win); break;
+  case DART__RMA_FLUSH_ALL: rc = MPI_Win_flush_all(w->win); break;
+  case DART__RMA_FLUSH_LOCAL: rc = MPI_Win_flush_local(unit, w->win); break;
+  default: rc = MPI_Win_flush_local_all(w->win);
   }
   dart__watch_end();
   dart__shm_complete();

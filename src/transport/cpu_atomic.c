@@ -59,20 +59,12 @@
   {                                                                            \
     T *t = tp, v, old;                                                         \
     memcpy(&v, vp, sizeof v);                                                  \
-    switch (op) {                                                              \
-    case DART_OP_SUM: old = __atomic_fetch_add(t, v, SEQ); break;              \
-    case DART_OP_BAND: old = __atomic_fetch_and(t, v, SEQ); break;             \
-    case DART_OP_BOR: old = __atomic_fetch_or(t, v, SEQ); break;               \
-    case DART_OP_BXOR: old = __atomic_fetch_xor(t, v, SEQ); break;             \
-    case DART_OP_REPLACE: old = __atomic_exchange_n(t, v, SEQ); break;         \
-    case DART_OP_NO_OP: old = __atomic_load_n(t, SEQ); break;                  \
-    default: {                                                                 \
+    DART__FETCH_OP(t, v, old, op, {                                            \
       old = __atomic_load_n(t, RLX);                                           \
       while (!__atomic_compare_exchange_n(t, &old, NAME##_combine(old, v, op), \
                                           false, SEQ, RLX)) {                  \
       }                                                                        \
-    }                                                                          \
-    }                                                                          \
+    })                                                                         \
     if (oldp != NULL) memcpy(oldp, &old, sizeof old);                          \
   }                                                                            \
   static void NAME##_cas(void *tp, const void *vp, const void *cp, void *oldp) \

@@ -1,6 +1,6 @@
 /* Internal: CPU atomics on mapped memory (see cpu_atomic.c). */
-#ifndef DART__ONESIDED_CPU_ATOMIC_H
-#define DART__ONESIDED_CPU_ATOMIC_H
+#ifndef DART__TRANSPORT_CPU_ATOMIC_H
+#define DART__TRANSPORT_CPU_ATOMIC_H
 
 #include <dash/dart/if/dart_types.h>
 #include <stdbool.h>
@@ -42,6 +42,24 @@ static inline bool dart__cpu_atomic_fast_op(dart_operation_t op)
 }
 
 /*
+ * The single-instruction fetch-ops (dart__cpu_atomic_fast_op) on the
+ * integer word *p with operand v: o = the old value. Any other op runs
+ * `other` (a CAS loop, or giving up). One switch for the inline fast path
+ * below and the per-type ops of cpu_atomic.c.
+ */
+#define DART__FETCH_OP(p, v, o, op, other)                                     \
+  switch (op) {                                                                \
+  case DART_OP_SUM: o = __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); break;     \
+  case DART_OP_BAND: o = __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST); break;    \
+  case DART_OP_BOR: o = __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); break;      \
+  case DART_OP_BXOR: o = __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST); break;    \
+  case DART_OP_REPLACE: o = __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);       \
+      break;                                                                   \
+  case DART_OP_NO_OP: o = __atomic_load_n(p, __ATOMIC_SEQ_CST); break;         \
+  default: other;                                                              \
+  }
+
+/*
  * Inline fast path of dart__cpu_atomic for one 4- or 8-byte integer
  * element and the ops with a single instruction; returns false (nothing
  * done) for anything else. target must be aligned.
@@ -55,17 +73,7 @@ dart__cpu_atomic_fast(void *target, const void *value, void *old, size_t esz,
   do {                                                                         \
     U *p = target, v, o;                                                       \
     __builtin_memcpy(&v, value, sizeof v);                                     \
-    switch (op) {                                                              \
-    case DART_OP_SUM: o = __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); break;   \
-    case DART_OP_BAND: o = __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST); break;  \
-    case DART_OP_BOR: o = __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); break;    \
-    case DART_OP_BXOR: o = __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST); break;  \
-    case DART_OP_REPLACE:                                                      \
-      o = __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);                         \
-      break;                                                                   \
-    case DART_OP_NO_OP: o = __atomic_load_n(p, __ATOMIC_SEQ_CST); break;       \
-    default: return false;                                                     \
-    }                                                                          \
+    DART__FETCH_OP(p, v, o, op, return false)                                  \
     if (old != NULL) __builtin_memcpy(old, &o, sizeof o);                      \
     return true;                                                               \
   } while (0)
@@ -94,4 +102,4 @@ DART__HIDDEN int dart__atomic_combine(void *out, const void *a, const void *b,
 DART__HIDDEN int dart__cpu_bulk(void *target, const void *values, size_t nelem,
                                 dart_datatype_t t, dart_operation_t op);
 
-#endif /* DART__ONESIDED_CPU_ATOMIC_H */
+#endif /* DART__TRANSPORT_CPU_ATOMIC_H */

@@ -272,14 +272,14 @@ static bool asym_register(void)
 #endif
 }
 
-dart_ret_t dart__cpu_gate_set(const dart__segment_t *seg, size_t back)
+dart_ret_t dart__cpu_gate_set(const dart__team_t *team, char *own,
+                              char *const *peer, size_t back)
 {
   free(dart__gate.base);
   memset(&dart__gate, 0, sizeof dart__gate);
   dart__gate.single_max = DART__GATE_SINGLE_MAX;
   dart__gate.chunk = DART__GATE_CHUNK;
-  if (seg == NULL) return DART_OK;
-  const dart__team_t *team = seg->team;
+  if (team == NULL) return DART_OK;
   int nodes = team->node_size, rank = team->node_rank;
   uint32_t room = (uint32_t)back - DART__GATE_SLOTS;
   uint32_t stride = (uint32_t)nodes <= room / 64 ? 64 : 4;
@@ -295,7 +295,7 @@ dart_ret_t dart__cpu_gate_set(const dart__segment_t *seg, size_t back)
   dart__gate.slot_rel =
       dart__gate.slots_rel + (ptrdiff_t)idx * (ptrdiff_t)stride;
   /* The caller's own page, before any peer reads it (a barrier follows). */
-  memset(seg->base - back + DART__GATE_G, 0, back - DART__GATE_G);
+  memset(own - back + DART__GATE_G, 0, back - DART__GATE_G);
   /* The fence is chosen per node: every unit of it must use the same. A
    * unit alone on its node needs none (single-threaded: no gate at all;
    * threads: their shared slot is a counter, fenced by its locked add). */
@@ -311,7 +311,7 @@ dart_ret_t dart__cpu_gate_set(const dart__segment_t *seg, size_t back)
   /* Alone on its node and single-threaded: nobody else can reach this
    * memory by load/store, so bulk loops need no gate. */
   if (alone) return DART_OK;
-  /* The pool maps node peers; the caller's own portion is seg->base even
+  /* The pool maps node peers; the caller's own portion is own even
    * where peers reach it through MPI (then its mapped base is NULL). */
   char **base = malloc((size_t)nodes * sizeof *base);
   if (base == NULL) {
@@ -320,11 +320,8 @@ dart_ret_t dart__cpu_gate_set(const dart__segment_t *seg, size_t back)
     return DART_ERR_NOMEM;
   }
   /* Only node peers can be mapped: one entry per node rank. */
-  for (int r = 0; r < nodes; r++)
-    base[r] = r == rank                   ? seg->base
-              : seg->node_base[r] != NULL ? seg->node_base[r] + seg->base_off
-                                          : NULL;
-  dart__gate.node_idx = seg->node_idx;
+  for (int r = 0; r < nodes; r++) base[r] = r == rank ? own : peer[r];
+  dart__gate.node_idx = team->node_idx;
   dart__gate.base = base;
   return DART_OK;
 }

@@ -74,9 +74,10 @@ static dart_ret_t test_request(const char *func, MPI_Request *req, int *done)
 /* The flush h needs: remote for a put, local for a get without request. */
 static dart_ret_t flush_handle(const char *func, dart_handle_t h)
 {
+  dart__rma_target_t w = {.win = h->win, .team = h->team, .segid = h->segid};
   dart_ret_t ret =
       h->put ? dart__flush_target(func, h->win, h->unit)
-             : dart__rma_complete(func, h->seg, h->unit, DART__RMA_FLUSH_LOCAL);
+             : dart__rma_complete(func, &w, h->unit, DART__RMA_FLUSH_LOCAL);
   if (ret == DART_OK) h->flushed = true;
   return ret;
 }

@@ -23,6 +23,7 @@
 #include <stdio.h>
 
 #include "dart_mpi.h"
+#include "transport/wait.h"
 
 void dart__ompi_unique_shm_names(void)
 {

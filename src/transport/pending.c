@@ -29,9 +29,9 @@ static __thread int nnoted;
 static __thread dart_ret_t early_ret = DART_OK;
 
 /* The memory layer's segment lookup (set once at start-up). */
-static dart__segment_finder_t find_segment;
+static dart__rma_finder_t find_segment;
 
-void dart__rma_set_finder(dart__segment_finder_t find)
+void dart__rma_set_finder(dart__rma_finder_t find)
 {
   find_segment = find;
 }
@@ -46,12 +46,13 @@ typedef struct {
   dart_ret_t ret;
 } flush_ctx_t;
 
-static void flush_segment(dart__segment_t *seg, flush_ctx_t *c)
+static void flush_segment(uint32_t key, flush_ctx_t *c)
 {
-  if (seg == NULL || seg->win == MPI_WIN_NULL ||
-      !__atomic_load_n(&seg->mpi_used, __ATOMIC_RELAXED))
+  dart__rma_target_t w;
+  if (!find_segment((int16_t)(key >> 16), (int16_t)(key & 0xffffu), &w) ||
+      w.win == MPI_WIN_NULL || !__atomic_load_n(w.mpi_used, __ATOMIC_RELAXED))
     return;
-  if (dart__rma_complete(c->func, seg, DART__WATCH_NONE, DART__RMA_FLUSH_ALL) !=
+  if (dart__rma_complete(c->func, &w, DART__WATCH_NONE, DART__RMA_FLUSH_ALL) !=
       DART_OK)
     c->ret = DART_ERR_OTHER;
 }
@@ -61,16 +62,14 @@ static dart_ret_t complete_list(const char *func)
 {
   flush_ctx_t c = {func, DART_OK};
   for (int i = 0; i < nnoted && find_segment != NULL; i++)
-    flush_segment(find_segment((dart_team_t)(int16_t)(noted[i] >> 16),
-                               (int16_t)(noted[i] & 0xffffu)),
-                  &c);
+    flush_segment(noted[i], &c);
   nnoted = 0;
   return c.ret;
 }
 
-void dart__rma_note(const dart__segment_t *seg)
+void dart__rma_note(int16_t team, int16_t segid)
 {
-  uint32_t key = note_key(seg->team->id, seg->segid);
+  uint32_t key = note_key(team, segid);
   for (int i = nnoted - 1; i >= 0; i--)
     if (noted[i] == key) return;
   if (nnoted == NOTE_MAX) {

@@ -1,5 +1,9 @@
 /*
- * Capability probe of the MPI underneath (probe.h).
+ * Capability probe of the MPI underneath (probe.h): the transport's part,
+ * the RMA calls the probe issues and judges, the capability record and
+ * the paths chosen from it. The scratch windows the probe runs on are the
+ * memory layer's (globmem/probe_windows.c), which creates them, opens and
+ * closes their epochs and calls in here.
  *
  * At the first dart_init of an MPI session every unit creates two scratch
  * windows on the job's communicator, one with MPI_Win_create over private
@@ -23,6 +27,7 @@
 
 #include "dart_mpi.h"
 #include "transport/probe.h"
+#include "transport/wait.h"
 
 dart__caps_t dart__caps DART__HIDDEN;
 
@@ -230,73 +235,43 @@ bool dart__caps_atomics_need_progress(void)
   return strcmp(dart__caps.osc_create, "ucx") == 0;
 }
 
-/* The MPI_Win_create window: creation, memory model, atomics. */
-static void probe_create(MPI_Comm comm, int size, int rank, int *ok)
+size_t dart__probe_buf_size(void)
 {
-  probe_buf_t *mine = calloc(1, sizeof *mine), back;
-  if (mine == NULL) return;
-  probe_init(mine);
-  MPI_Win w;
-  int rc = MPI_Win_create(mine, sizeof *mine, 1, MPI_INFO_NULL, comm, &w);
-  ok[DART__CAP_WIN_CREATE] = rc == MPI_SUCCESS;
-  if (rc != MPI_SUCCESS) {
-    free(mine);
-    return;
-  }
-  MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN);
-  int *model = NULL, flag = 0;
-  ok[DART__CAP_UNIFIED] =
-      MPI_Win_get_attr(w, MPI_WIN_MODEL, &model, &flag) == MPI_SUCCESS &&
-      (!flag || *model == MPI_WIN_UNIFIED);
-  window_component(w, dart__caps.osc_create, sizeof dart__caps.osc_create);
-  if (!component_crashes_in_cas(dart__caps.osc_create) &&
-      MPI_Win_lock_all(MPI_MODE_NOCHECK, w) == MPI_SUCCESS) {
-    int tgt = (rank + 1) % size;
-    probe_origin_t o = {.rc = MPI_SUCCESS};
-    probe_issue(&o, tgt, w);
-    memset(&back, 0, sizeof back);
-    if (MPI_Get(&back, sizeof back, MPI_BYTE, tgt, 0, sizeof back, MPI_BYTE,
-                w) != MPI_SUCCESS ||
-        MPI_Win_flush(tgt, w) != MPI_SUCCESS)
-      o.rc = MPI_ERR_OTHER;
-    probe_judge(&back, &o, ok);
-    MPI_Win_unlock_all(w);
-  }
-  dart__mpi_rendezvous(comm); /* every origin done before the free */
-  MPI_Win_free(&w);
-  free(mine);
+  return sizeof(probe_buf_t);
 }
 
-/* The dynamic window: creation, one attachment, a put to the neighbour. */
-static void probe_dynamic(MPI_Comm comm, int size, int rank, int *ok)
+void dart__probe_buf_init(void *buf)
 {
-  static int64_t cell[2];
-  cell[0] = cell[1] = 0;
-  MPI_Win w;
-  if (MPI_Win_create_dynamic(MPI_INFO_NULL, comm, &w) != MPI_SUCCESS) return;
-  MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN);
-  window_component(w, dart__caps.osc_dynamic, sizeof dart__caps.osc_dynamic);
-  int right = (rank + 1) % size, left = (rank + size - 1) % size;
-  MPI_Aint my = 0, theirs = 0;
-  int rc = MPI_Win_attach(w, cell, sizeof cell);
-  bool attached = rc == MPI_SUCCESS;
-  if (rc == MPI_SUCCESS) rc = MPI_Get_address(cell, &my);
-  /* my address goes to the left neighbour, which writes to me */
-  int rc2 = MPI_Sendrecv(&my, 1, MPI_AINT, left, 0, &theirs, 1, MPI_AINT, right,
-                         0, comm, MPI_STATUS_IGNORE);
-  if (rc == MPI_SUCCESS) rc = rc2;
-  const int64_t v = 1000 + rank;
-  if (rc == MPI_SUCCESS) rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, w);
-  if (rc == MPI_SUCCESS) {
-    rc = MPI_Put(&v, 1, MPI_INT64_T, right, theirs, 1, MPI_INT64_T, w);
-    if (rc == MPI_SUCCESS) rc = MPI_Win_flush(right, w);
-    MPI_Win_unlock_all(w);
-  }
-  dart__mpi_rendezvous(comm); /* the put landed everywhere */
-  __atomic_thread_fence(__ATOMIC_SEQ_CST);
-  ok[DART__CAP_WIN_DYNAMIC] = rc == MPI_SUCCESS && cell[0] == 1000 + left;
-  if (attached) MPI_Win_detach(w, cell);
-  MPI_Win_free(&w);
+  probe_init(buf);
+}
+
+bool dart__probe_component_crashes_in_cas(const char *osc)
+{
+  return component_crashes_in_cas(osc);
+}
+
+void dart__probe_window_component(MPI_Win win, char *out, size_t n)
+{
+  window_component(win, out, n);
+}
+
+void dart__probe_atomics(MPI_Win w, int tgt, int *ok)
+{
+  probe_buf_t back;
+  probe_origin_t o = {.rc = MPI_SUCCESS};
+  probe_issue(&o, tgt, w);
+  memset(&back, 0, sizeof back);
+  if (MPI_Get(&back, sizeof back, MPI_BYTE, tgt, 0, sizeof back, MPI_BYTE, w) !=
+          MPI_SUCCESS ||
+      MPI_Win_flush(tgt, w) != MPI_SUCCESS)
+    o.rc = MPI_ERR_OTHER;
+  probe_judge(&back, &o, ok);
+}
+
+int dart__probe_put(MPI_Win w, int tgt, MPI_Aint disp, int64_t v)
+{
+  int rc = MPI_Put(&v, 1, MPI_INT64_T, tgt, disp, 1, MPI_INT64_T, w);
+  return rc == MPI_SUCCESS ? MPI_Win_flush(tgt, w) : rc;
 }
 
 /* The paths that follow from the agreed capabilities. */
@@ -360,45 +335,11 @@ static dart_ret_t no_windows(void)
   return DART_ERR_OTHER;
 }
 
-static int shared_state; /* 0: not tried, 1: works, -1: fails */
-
-bool dart__caps_shared_windows(MPI_Comm node)
+dart_ret_t dart__caps_decide(const int *agreed, bool shared)
 {
-  if (shared_state == 0) {
-    void *base = NULL;
-    MPI_Win w;
-    shared_state = -1;
-    if (MPI_Win_allocate_shared(64, 1, MPI_INFO_NULL, node, &base, &w) ==
-        MPI_SUCCESS) {
-      shared_state = 1;
-      MPI_Win_free(&w);
-    }
-  }
-  return shared_state > 0;
-}
-
-void dart__caps_set_shared(bool ok)
-{
-  shared_state = ok ? 1 : -1;
-}
-
-dart_ret_t dart__caps_probe(MPI_Comm comm, int size, int rank)
-{
-  if (dart__caps.done) return DART_OK;
   dart__caps_t *c = &dart__caps;
-  memset(c, 0, sizeof *c);
-  int ok[DART__CAP_COUNT] = {0}, agreed[DART__CAP_COUNT];
-  c->ran = size > 1;
-  if (c->ran) {
-    probe_create(comm, size, rank, ok);
-    probe_dynamic(comm, size, rank, ok);
-    DART__MPI(dart__mpi_allreduce(ok, agreed, DART__CAP_COUNT, MPI_INT, MPI_MIN,
-                                  comm));
-  } else {
-    for (int i = 0; i < DART__CAP_COUNT; i++) agreed[i] = 1;
-  }
   for (int i = 0; i < DART__CAP_COUNT; i++) c->cap[i] = agreed[i] != 0;
-  c->cap[DART__CAP_WIN_SHARED] = shared_state > 0;
+  c->cap[DART__CAP_WIN_SHARED] = shared;
   choose_paths(c);
   if (c->ran && !c->cap[DART__CAP_WIN_CREATE] && !c->cap[DART__CAP_WIN_DYNAMIC])
     return no_windows();
@@ -471,7 +412,7 @@ static void read_string_cvar(const char *name, char *out, int n, int level)
   int idx, count = 0, provided;
   out[0] = '\0';
   if (!mpit_open) {
-    /* The level MPI_Init will be asked for (see ompi_shm_names.c). */
+    /* The level MPI_Init will be asked for (see transport/ompi_shm_names.c). */
     if (MPI_T_init_thread(level, &provided) != MPI_SUCCESS) return;
     mpit_open = true;
   }

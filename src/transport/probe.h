@@ -72,25 +72,26 @@ typedef struct {
 extern dart__caps_t dart__caps DART__HIDDEN;
 
 /*
- * Runs the probe on comm (all units, collective) unless this process has
- * done so since MPI_Init: the MPI and its settings cannot change within
- * one MPI session, so later dart_init cycles reuse the result. Fails with
- * one line naming the setting to change when the MPI cannot provide what
- * DART needs (windows over existing memory with more than one unit).
+ * The transport's part of the probe, run by the memory layer on the
+ * scratch windows it creates (globmem/probe_windows.c): the probe buffer
+ * (each unit's is the target of its left neighbour; size and initial
+ * contents), every probed atomic issued on the target tgt of w (in a
+ * lock_all epoch), read back and judged into ok[DART__CAP_*], one put of
+ * v at (tgt, disp) flushed (MPI error code), the component's name of a
+ * window and whether it crashes in compare-and-swap (then no atomics are
+ * probed). dart__caps_decide takes the agreed results (and whether
+ * shared windows work), chooses the paths and marks the probe done;
+ * DART_ERR_OTHER, with one line naming what to change, when no window
+ * over existing memory can be created between units.
  */
-DART__HIDDEN dart_ret_t dart__caps_probe(MPI_Comm comm, int size, int rank);
-
-/*
- * Whether MPI_Win_allocate_shared works on node (the units that share
- * memory): tried once per MPI session, locally; the caller agrees the
- * answer within the node. Without shared windows (Open MPI with
- * OMPI_MCA_osc=pt2pt) every unit is its own node for DART: all traffic
- * between units goes through MPI RMA.
- */
-DART__HIDDEN bool dart__caps_shared_windows(MPI_Comm node);
-
-/* Records the node's agreed answer (for the capability table). */
-DART__HIDDEN void dart__caps_set_shared(bool ok);
+DART__HIDDEN size_t dart__probe_buf_size(void);
+DART__HIDDEN void dart__probe_buf_init(void *buf);
+DART__HIDDEN void dart__probe_atomics(MPI_Win w, int tgt, int *ok);
+DART__HIDDEN int dart__probe_put(MPI_Win w, int tgt, MPI_Aint disp, int64_t v);
+DART__HIDDEN void dart__probe_window_component(MPI_Win win, char *out,
+                                               size_t n);
+DART__HIDDEN bool dart__probe_component_crashes_in_cas(const char *osc);
+DART__HIDDEN dart_ret_t dart__caps_decide(const int *agreed, bool shared);
 
 /* Whether MPI atomics between nodes can deadlock inside the MPI without
  * a progress thread (a known fault recognised from the component). */

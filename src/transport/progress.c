@@ -54,6 +54,7 @@
 #include "transport/progress.h"
 #include "transport/progress_policy.h"
 #include "transport/probe.h"
+#include "transport/wait.h"
 
 static pthread_t progress_thread;
 static bool progress_running;
@@ -61,8 +62,6 @@ static int progress_stop;
 static bool progress_allowed; /* mode and thread level permit the thread */
 static pthread_mutex_t progress_mutex = PTHREAD_MUTEX_INITIALIZER;
 static long progress_interval_us = 1; /* the policy's, >= 1 */
-
-unsigned long dart__wait_word;
 
 static void sleep_us(long us)
 {
@@ -107,8 +106,6 @@ static void start_thread(const char *why)
 
 dart_ret_t dart__progress_init(const dart__policy_t *policy)
 {
-  dart_ret_t ret = dart__caps_probe(dart__g.comm, dart__g.size, dart__g.myid);
-  if (ret != DART_OK) return ret;
   dart__progress_mode_t mode = policy->progress;
   progress_interval_us = policy->progress_interval_us;
   progress_allowed = mode != DART__PROGRESS_NONE;
@@ -163,10 +160,4 @@ void dart__progress_poke(void)
   unsigned n = __atomic_load_n(&calls, __ATOMIC_RELAXED);
   __atomic_store_n(&calls, n + 1, __ATOMIC_RELAXED);
   if ((n & 7) == 0) dart__progress_drive();
-}
-
-/* For tests and diagnostics: is the progress thread running? */
-bool dart__progress_active(void)
-{
-  return progress_running;
 }

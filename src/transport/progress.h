@@ -1,13 +1,16 @@
 /* Internal: state of the DART progress thread (progress.c). */
-#ifndef DART__ONESIDED_PROGRESS_H
-#define DART__ONESIDED_PROGRESS_H
+#ifndef DART__TRANSPORT_PROGRESS_H
+#define DART__TRANSPORT_PROGRESS_H
 
 #include <stdbool.h>
 
 #include "dart_log.h"
+#include "dart_policy.h"
 
-/* True while the progress thread runs (tests and diagnostics). */
-DART__HIDDEN bool dart__progress_active(void);
+/* Module hooks (runtime/modules.c): starts the progress machinery in the
+ * policy's mode; stops it. */
+DART__HIDDEN dart_ret_t dart__progress_init(const dart__policy_t *policy);
+DART__HIDDEN void dart__progress_fini(void);
 
 /*
  * Drives the MPI progress engine from the calling thread (every 8th call):
@@ -26,4 +29,4 @@ DART__HIDDEN void dart__progress_poke(void);
  */
 DART__HIDDEN void dart__progress_require(const char *why);
 
-#endif /* DART__ONESIDED_PROGRESS_H */
+#endif /* DART__TRANSPORT_PROGRESS_H */

@@ -12,8 +12,8 @@
  *    recorded, must not keep peers waiting);
  *  - otherwise (the process is away from DART): drive, sleep one interval.
  */
-#ifndef DART__ONESIDED_PROGRESS_POLICY_H
-#define DART__ONESIDED_PROGRESS_POLICY_H
+#ifndef DART__TRANSPORT_PROGRESS_POLICY_H
+#define DART__TRANSPORT_PROGRESS_POLICY_H
 
 #include <stdbool.h>
 
@@ -54,4 +54,4 @@ static inline bool dart__progress_policy_step(dart__progress_policy_t *p,
   return true;
 }
 
-#endif /* DART__ONESIDED_PROGRESS_POLICY_H */
+#endif /* DART__TRANSPORT_PROGRESS_POLICY_H */

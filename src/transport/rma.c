@@ -9,11 +9,11 @@ size_t dart__rma_max_count = INT_MAX;
 
 /* One MPI data-movement call; request-based if req != NULL. */
 static dart_ret_t issue(const char *func, bool put, void *buf, int ocount,
-                        MPI_Datatype otype, const dart__target_t *t,
+                        MPI_Datatype otype, const dart__rma_target_t *t,
                         MPI_Aint disp, int tcount, MPI_Datatype ttype,
                         MPI_Request *req)
 {
-  MPI_Win win = t->seg->win;
+  MPI_Win win = t->win;
   int rc;
   const char *call;
   if (put && req) {
@@ -36,34 +36,35 @@ static dart_ret_t issue(const char *func, bool put, void *buf, int ocount,
   return DART_OK;
 }
 
-/* Count and MPI type of nelem elements laid out as t. */
-static size_t mpi_count(const dart__type_t *t, size_t nelem, MPI_Datatype *ty)
+/* Count and MPI type of nelem elements laid out as l. */
+static size_t mpi_count(const dart__rma_layout_t *l, size_t nelem,
+                        MPI_Datatype *ty)
 {
-  if (dart__type_is_contiguous(t)) {
-    *ty = t->mpi_elem;
+  if (l->contiguous) {
+    *ty = l->elem;
     return nelem;
   }
-  *ty = t->mpi_inst;
-  return nelem / t->num_elem;
+  *ty = l->inst;
+  return nelem / l->num_elem;
 }
 
 dart_ret_t dart__mpi_xfer(const char *func, bool put, void *buf,
-                          const dart__target_t *t, const dart__xfer_t *x,
-                          MPI_Request *req)
+                          const dart__rma_target_t *t,
+                          const dart__rma_xfer_t *x, MPI_Request *req)
 {
-  const dart__type_t *loc = put ? x->src : x->dst;
-  const dart__type_t *rem = put ? x->dst : x->src;
+  const dart__rma_layout_t *loc = put ? &x->src : &x->dst;
+  const dart__rma_layout_t *rem = put ? &x->dst : &x->src;
   if (req != NULL) *req = MPI_REQUEST_NULL;
   MPI_Datatype lt, rt;
   size_t lc = mpi_count(loc, x->nelem, &lt);
   size_t rc = mpi_count(rem, x->nelem, &rt);
   /* MPICH 4.0 completes an MPI_Rget with a derived datatype (either side)
    * before the data is in place: such gets complete by flush instead. */
-  if (!put && !dart__xfer_contiguous(x)) req = NULL;
+  if (!put && !dart__rma_xfer_contiguous(x)) req = NULL;
   size_t max = dart__rma_max_count;
   if (__builtin_expect(lc <= max && rc <= max, 1))
     return issue(func, put, buf, (int)lc, lt, t, t->disp, (int)rc, rt, req);
-  if (!dart__xfer_contiguous(x)) {
+  if (!dart__rma_xfer_contiguous(x)) {
     dart__log(DART__LOG_ERROR, func,
               "non-contiguous transfer of %zu elements exceeds INT_MAX "
               "instances",

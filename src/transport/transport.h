@@ -2,12 +2,15 @@
  * Internal: the transport layer. The only part of DART that makes MPI RMA
  * calls (put, get, accumulate, fetch-and-op, compare-and-swap, flush),
  * completes them, waits for other units and drives MPI progress (the
- * progress thread lives here too: transport/progress.h). The operations
- * layer (src/onesided, src/locks, src/coll) resolves a global pointer to a
- * target (segment, unit, displacement, mapped address) and calls in here
- * for everything that is not a plain load/store on mapped memory; the
- * memory layer (src/globmem) owns the windows and calls in here to
- * complete RMA before it frees one.
+ * progress thread lives here too: transport/progress.h). It knows nothing
+ * of the layers above it: every call is typed on the transport's own
+ * target record (dart__rma_target_t: window, rank, displacement, mapped
+ * address, the owner's "MPI was used" word and the names the watchdog
+ * prints) and layout record (dart__rma_layout_t: MPI datatypes and
+ * counts), which the memory layer fills from a segment
+ * (dart__segment_rma_target, globmem/dart_segment.h) and the operations
+ * from a datatype. The memory layer (src/globmem) owns the windows and
+ * calls in here to complete RMA before it frees one.
  *
  * Which mechanism each atomic takes on the MPI path is decided from the
  * capabilities probed at dart_init (transport/probe.h).
@@ -20,9 +23,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "dart_datatype.h"
-#include "dart_segment.h"
 #include "dart_watch.h"
+#include "team/dart_team.h"
+#include "transport/wait.h"
 
 /*
  * Full fence: orders direct stores/loads on shared memory with the
@@ -49,11 +52,69 @@
 #define DART__TLS_MODEL __attribute__((tls_model("initial-exec")))
 #endif
 
-/* The two layouts of a transfer and its element count. */
+/* One-sided component behind a window, where it matters for atomics
+ * (detected by the memory layer when it creates the window). */
+typedef enum {
+  DART__OSC_OTHER = 0, /* MPICH, Open MPI osc/sm, no window            */
+  DART__OSC_OMPI_UCX,  /* Open MPI osc/ucx                             */
+  DART__OSC_OMPI_RDMA  /* Open MPI osc/rdma                            */
+} dart__osc_t;
+
+/*
+ * Where an operation on the MPI path goes: the transport's own record,
+ * filled by the memory layer from its segment (dart__segment_rma_target,
+ * dart__segment_rma_win). The transport marks *mpi_used and notes
+ * (team, segid) for the thread's next lock release; it reads nothing else
+ * of the segment.
+ */
 typedef struct {
-  const dart__type_t *src, *dst;
+  MPI_Win win;     /* window, in a lock_all epoch for its whole life   */
+  int unit;        /* target rank in win (= team unit)                 */
+  MPI_Aint disp;   /* target displacement in win (disp unit 1)         */
+  char *local;     /* load/store address of the target bytes, or NULL  */
+  int *mpi_used;   /* the owner's sticky "MPI RMA issued on win" word  */
+  int16_t team;    /* team id and segment id: names in the watchdog's  */
+  int16_t segid;   /* records, key of the thread's noted windows       */
+  dart__osc_t osc; /* component carrying win (atomics choose by it)    */
+} dart__rma_target_t;
+
+/* One side of a transfer as MPI sees it (filled by the operations layer
+ * from a datatype descriptor, onesided.h). */
+typedef struct {
+  MPI_Datatype elem; /* MPI type of one basic element                   */
+  MPI_Datatype inst; /* MPI type of one instance (non-contiguous only)  */
+  size_t num_elem;   /* basic elements per instance                     */
+  size_t base_size;  /* bytes per basic element                         */
+  bool contiguous;   /* elements back to back (basic or custom type)    */
+} dart__rma_layout_t;
+
+/* The two layouts of a transfer on the MPI path and its element count. */
+typedef struct {
+  dart__rma_layout_t src, dst;
   size_t nelem;
-} dart__xfer_t;
+} dart__rma_xfer_t;
+
+/* Notes that the calling thread issued an MPI operation on the window of
+ * (team, segid), and completes all it noted (pending.c;
+ * dart_lock_release). */
+DART__HIDDEN void dart__rma_note(int16_t team, int16_t segid);
+/* How the transport finds a noted (team, segment id) again: fills *w
+ * (win, mpi_used, team, segid) and returns true, or false if it is gone.
+ * The memory layer owns the segment tables and hands its lookup to the
+ * transport when it starts, so the transport never calls up into it. */
+typedef bool (*dart__rma_finder_t)(int16_t team, int16_t segid,
+                                   dart__rma_target_t *w);
+DART__HIDDEN void dart__rma_set_finder(dart__rma_finder_t find);
+DART__HIDDEN dart_ret_t dart__rma_complete_noted(const char *func);
+
+/* Marks that MPI RMA operations were issued on t's window (sticky) and
+ * notes it for the calling thread's next lock release. */
+static inline void dart__rma_mark(const dart__rma_target_t *t)
+{
+  if (!__atomic_load_n(t->mpi_used, __ATOMIC_RELAXED))
+    __atomic_store_n(t->mpi_used, 1, __ATOMIC_RELAXED);
+  dart__rma_note(t->team, t->segid);
+}
 /*
  * Plain loads/stores of non-blocking operations on mapped memory issued by
  * this thread since its last fence. A flush fences only if it is set: the
@@ -88,9 +149,9 @@ static inline void dart__shm_complete(void)
   }
 }
 
-static inline bool dart__xfer_contiguous(const dart__xfer_t *x)
+static inline bool dart__rma_xfer_contiguous(const dart__rma_xfer_t *x)
 {
-  return dart__type_is_contiguous(x->src) && dart__type_is_contiguous(x->dst);
+  return x->src.contiguous && x->dst.contiguous;
 }
 
 /*
@@ -110,8 +171,9 @@ extern size_t dart__rma_max_count DART__HIDDEN;
  * Contiguous transfers of more than INT_MAX elements are chunked.
  */
 DART__HIDDEN dart_ret_t dart__mpi_xfer(const char *func, bool put, void *buf,
-                                       const dart__target_t *t,
-                                       const dart__xfer_t *x, MPI_Request *req);
+                                       const dart__rma_target_t *t,
+                                       const dart__rma_xfer_t *x,
+                                       MPI_Request *req);
 
 /*
  * Reads one element of `type` at (unit, disp) of win into buf and
@@ -145,42 +207,48 @@ DART__HIDDEN int dart__mpi_get_bytes(MPI_Win win, int rank, MPI_Aint disp,
                                      void *buf, int bytes);
 
 /*
- * Atomic op on nelem elements on the MPI path (old == NULL: accumulate,
- * else fetch-and-op of one element, flushed). Chooses native MPI atomics
- * or an emulation per basic type (see mpi_atomic.c).
+ * Atomic op on nelem elements of the basic type dt (MPI type elem, esz
+ * bytes each) on the MPI path (old == NULL: accumulate, else fetch-and-op
+ * of one element, flushed). Chooses native MPI atomics or an emulation
+ * per basic type (see transport/atomic.c). Marks t (dart__rma_mark).
  */
 DART__HIDDEN dart_ret_t dart__mpi_atomic(const char *func,
-                                         const dart__target_t *t,
+                                         const dart__rma_target_t *t,
                                          const void *vals, void *old,
-                                         size_t nelem, const dart__type_t *ty,
-                                         dart_datatype_t dt,
+                                         size_t nelem, MPI_Datatype elem,
+                                         size_t esz, dart_datatype_t dt,
                                          dart_operation_t op, MPI_Op mop);
 
 /*
  * Where the lock words of emulated atomics are, set by the memory layer:
- * `back` bytes in front of every unit's portion of seg (the dart_memalloc
- * pool, segment 0 of DART_TEAM_ALL, has a page of DART's there, out of
- * reach of global pointers: an int32 word, 0 = free; docs/design.md 3).
- * NULL when the pool is gone.
+ * locate(g, &t) fills t with the lock word of global unit g (the
+ * dart_memalloc pool, segment 0 of DART_TEAM_ALL, has a page of DART's in
+ * front of every unit's portion, out of reach of global pointers: an
+ * int32 word, 0 = free; docs/design.md 3) and returns false if there is
+ * none. NULL when the pool is gone.
  */
-DART__HIDDEN void dart__atomic_set_lock_words(const dart__segment_t *seg,
-                                              size_t back);
+typedef bool (*dart__rma_locate_t)(int g, dart__rma_target_t *t);
+DART__HIDDEN void dart__atomic_set_lock_words(dart__rma_locate_t locate);
 
 /*
  * Where the accumulate gates are (transport/cpu_gate.h), set by the
  * memory layer: in the same page of `back` bytes in front of every
- * unit's portion of seg (the dart_memalloc pool), after the lock word.
- * Clears the caller's own gate and slots; a barrier must follow before
- * any atomic. NULL when the pool is gone (atomics on mapped memory are
- * then per element, without the gate). DART_ERR_NOMEM if out of memory.
+ * unit's portion of the dart_memalloc pool of team (DART_TEAM_ALL), after
+ * the lock word. own: the caller's portion; peer[r]: node rank r's portion
+ * as the caller maps it, or NULL (team->node_size entries). Clears the
+ * caller's own gate and slots; a barrier must follow before any atomic.
+ * team NULL when the pool is gone (atomics on mapped memory are then per
+ * element, without the gate). DART_ERR_NOMEM if out of memory.
  */
-DART__HIDDEN dart_ret_t dart__cpu_gate_set(const dart__segment_t *seg,
-                                           size_t back);
+DART__HIDDEN dart_ret_t dart__cpu_gate_set(const dart__team_t *team, char *own,
+                                           char *const *peer, size_t back);
 
-/* Compare-and-swap of one integer element on the MPI path, flushed. */
-DART__HIDDEN dart_ret_t dart__mpi_cas(const char *func, const dart__target_t *t,
+/* Compare-and-swap of one integer element (MPI type elem, esz bytes) on
+ * the MPI path, flushed. Marks t. */
+DART__HIDDEN dart_ret_t dart__mpi_cas(const char *func,
+                                      const dart__rma_target_t *t,
                                       const void *val, const void *cmp,
-                                      void *old, const dart__type_t *ty,
+                                      void *old, MPI_Datatype elem, size_t esz,
                                       dart_datatype_t dt);
 
 /*
@@ -202,12 +270,19 @@ struct dart_handle_struct {
   char probe_buf;    /* target of the probe                                 */
   bool orphan;       /* released by dart_handle_free, still pending         */
   bool linked;       /* on the list of pending handles                      */
-  const void *seg;   /* segment of the target                               */
+  const void *seg;   /* segment of the target (the memory layer's record:
+                        identity only, to find a freed segment's handles) */
+  int16_t team;      /* team and segment id of the target, for the       */
+  int16_t segid;     /* watchdog's record of a completion                */
   struct dart_handle_struct *prev, *next;
 };
 
 /* Puts a new handle on the list of pending handles. */
 DART__HIDDEN void dart__handles_track(dart_handle_t h);
+
+/* Module hook (runtime/modules.c): completes the requests of released
+ * handles at exit. */
+DART__HIDDEN void dart__handles_fini(void);
 
 /* Completes every handle on seg (its memory is about to be freed);
  * released ones are freed, the user's are marked complete. */
@@ -223,18 +298,18 @@ typedef enum {
 } dart__rma_flush_t;
 
 /*
- * Completes the calling thread's MPI RMA on seg's window as kind says
+ * Completes the calling thread's MPI RMA on w's window as kind says
  * (unit: the target team unit of the one-target kinds, ignored by the
  * others), then its pending accesses to mapped memory (dart__shm_complete:
  * a fence only if there are any). The wait is published for the watchdog
- * under func, seg's team and segment id; a failed call is logged under
+ * under func, w's team and segment id; a failed call is logged under
  * func and gives DART_ERR_OTHER. The caller decides whether MPI was used
- * at all (seg->mpi_used). Out of line: the public flushes reach it only
+ * at all (*w->mpi_used). Out of line: the public flushes reach it only
  * when MPI is involved. Not through here: the flushes inside a transfer
- * or an atomic (dart__flush_target, the emulations in mpi_atomic.c).
+ * or an atomic (dart__flush_target, the emulations in transport/atomic.c).
  */
 DART__HIDDEN __attribute__((noinline)) dart_ret_t
-dart__rma_complete(const char *func, const dart__segment_t *seg, int unit,
+dart__rma_complete(const char *func, const dart__rma_target_t *w, int unit,
                    dart__rma_flush_t kind);
 
 /* Flush of one target of an MPI window after an atomic or a transfer

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "dart_mpi.h"
+#include "transport/wait.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #define DART__CPU_RELAX() __builtin_ia32_pause()
@@ -58,6 +59,16 @@ int dart__mpi_wait(MPI_Request *req)
   }
 }
 
+int dart__mpi_wait_status(MPI_Request *req, MPI_Status *st)
+{
+  for (uint64_t it = 0;; it++) {
+    int done = 0;
+    int rc = MPI_Test(req, &done, st);
+    if (rc != MPI_SUCCESS || done) return rc;
+    dart__backoff(it);
+  }
+}
+
 int dart__mpi_waitall(int n, MPI_Request *reqs)
 {
   /* Waiting in order is as fast as MPI_Testall here: total time is bounded
@@ -98,4 +109,17 @@ int dart__mpi_exscan(const void *send, void *recv, int count, MPI_Datatype type,
   MPI_Request req;
   int rc = MPI_Iexscan(send, recv, count, type, op, comm, &req);
   return rc != MPI_SUCCESS ? rc : dart__mpi_wait(&req);
+}
+
+int dart__mpi_probe_wait(int src, int tag, const MPI_Comm *comms, int n,
+                         int *which, MPI_Status *st)
+{
+  int rc = MPI_SUCCESS, found = 0, c = 0;
+  for (uint64_t it = 0; rc == MPI_SUCCESS && !found; it++) {
+    for (c = 0; c < n && rc == MPI_SUCCESS && !found; c++)
+      rc = MPI_Iprobe(src, tag, comms[c], &found, st);
+    if (rc == MPI_SUCCESS && !found) dart__backoff(it);
+  }
+  *which = c - 1;
+  return rc;
 }

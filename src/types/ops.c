@@ -21,9 +21,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "dart_datatype.h"
+#include "types/dart_datatype.h"
 #include "dart_mpi.h"
-#include "dart_team.h"
+#include "team/dart_team.h"
 #include "types_internal.h"
 
 /* ---- predefined ops --------------------------------------------------- */

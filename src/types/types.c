@@ -13,9 +13,9 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "dart_datatype.h"
+#include "types/dart_datatype.h"
 #include "dart_mpi.h"
-#include "dart_team.h"
+#include "team/dart_team.h"
 #include "types_internal.h"
 
 #if CHAR_MIN < 0

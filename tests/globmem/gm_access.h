@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../onesided/os_common.h"
-#include "dart_segment.h"
+#include "globmem/dart_segment.h"
 #include "dart_test.h"
 
 static inline void gm_put(dart_gptr_t g, const void *src, size_t n)

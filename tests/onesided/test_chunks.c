@@ -3,7 +3,7 @@
  * INT_MAX elements in production, is lowered to 7 here), in every
  * completion form, to the neighbour.
  */
-#include "dart_segment.h"
+#include "globmem/dart_segment.h"
 #include "onesided/onesided.h"
 #include "os_common.h"
 #include "wait_word_check.h"

@@ -6,7 +6,7 @@
 #include <mpi.h>
 #include <string.h>
 
-#include "dart_datatype.h"
+#include "types/dart_datatype.h"
 #include "dart_mpi.h"
 #include "dart_test.h"
 #include "types/types_internal.h"

@@ -16,7 +16,9 @@
 #include <string.h>
 
 #include "dart_env.h"
+#include "dart_modules.h"
 #include "dart_mpi.h"
+#include "transport/wait.h"
 
 typedef struct {
   const char *name;

@@ -31,8 +31,10 @@
 #include <stdint.h>
 
 #include "dart_mpi.h"
-#include "dart_team.h"
+#include "dart_policy.h"
+#include "team/dart_team.h"
 #include "globmem/segment.h"
+#include "transport/transport.h"
 
 typedef enum {
   DART__SEG_POOL = 0,  /* segment 0 of team ALL: dart_memalloc pool       */
@@ -40,13 +42,6 @@ typedef enum {
   DART__SEG_ALLOCATOR, /* pool of a dart_allocator_t                      */
   DART__SEG_REGISTER   /* dart_team_memregister[_aligned]: user memory    */
 } dart__seg_kind_t;
-
-/* One-sided component behind a window, where it matters for atomics. */
-typedef enum {
-  DART__OSC_OTHER = 0, /* MPICH, Open MPI osc/sm, no window            */
-  DART__OSC_OMPI_UCX,  /* Open MPI osc/ucx                             */
-  DART__OSC_OMPI_RDMA  /* Open MPI osc/rdma                            */
-} dart__osc_t;
 
 typedef struct dart__segment {
   /* Hot fields first: everything the resolver reads is in the first
@@ -361,25 +356,13 @@ dart__segment_resolve(const char *func, dart_gptr_t gptr, size_t nbytes,
   return DART_OK;
 }
 
-/* Notes that the calling thread issued an MPI operation on seg, and
- * completes all it noted (transport/pending.c; dart_lock_release). */
-DART__HIDDEN void dart__rma_note(const dart__segment_t *seg);
-/* How the transport finds a noted (team, segment id) again: the live
- * segment or NULL. The memory layer owns the segment tables and hands its
- * lookup to the transport at start-up (modules.c), so the transport never
- * calls up into it (no segment exists before that). */
-typedef dart__segment_t *(*dart__segment_finder_t)(dart_team_t teamid,
-                                                   int16_t segid);
-DART__HIDDEN void dart__rma_set_finder(dart__segment_finder_t find);
-DART__HIDDEN dart_ret_t dart__rma_complete_noted(const char *func);
-
 /* Marks that MPI RMA operations were issued on seg->win (sticky) and
  * notes it for the calling thread's next lock release. */
 static inline void dart__segment_mark_mpi(dart__segment_t *seg)
 {
   if (!__atomic_load_n(&seg->mpi_used, __ATOMIC_RELAXED))
     __atomic_store_n(&seg->mpi_used, 1, __ATOMIC_RELAXED);
-  dart__rma_note(seg);
+  dart__rma_note((int16_t)seg->team->id, seg->segid);
 }
 
 /* dart_team_memalloc_aligned on behalf of func, with the caller's own
@@ -391,10 +374,116 @@ DART__HIDDEN dart_ret_t dart__team_memalloc(const char *func,
                                             dart_ret_t status,
                                             dart_gptr_t *gptr);
 
+/* The transport's record of seg's window (no target: unit -1). */
+static inline void dart__segment_rma_win(const dart__segment_t *seg,
+                                         dart__rma_target_t *w)
+{
+  w->win = seg->win;
+  w->unit = -1;
+  w->disp = 0;
+  w->local = NULL;
+  w->mpi_used = (int *)&seg->mpi_used;
+  w->team = (int16_t)seg->team->id;
+  w->segid = seg->segid;
+  w->osc = seg->osc;
+}
+
+/* The transport's record of a resolved target: what every call on the
+ * MPI path is handed. */
+static inline void dart__segment_rma_target(const dart__target_t *t,
+                                            dart__rma_target_t *rt)
+{
+  dart__segment_rma_win(t->seg, rt);
+  rt->unit = t->unit;
+  rt->disp = t->disp;
+  rt->local = t->local;
+}
+
+/* The memory layer's lookup the transport's lock-release completion uses
+ * (dart__rma_set_finder; handed over by dart__globmem_init). */
+DART__HIDDEN bool dart__segment_rma_find(int16_t team, int16_t segid,
+                                         dart__rma_target_t *w);
+
 /* Number of MPI windows currently created by the global-memory module
  * (for leak tests and diagnostics). */
 DART__HIDDEN int dart__globmem_live_windows(void);
 /* Of those, the windows of team heap chunks (kept until the team ends). */
 DART__HIDDEN int dart__globmem_heap_windows(void);
+
+/*
+ * Budget of MPI windows and communicators (DART_MAX_MPI_OBJECTS): MPICH
+ * aborts when a process runs out of its 2048 context ids, so DART counts
+ * what it creates and refuses to go past the budget. Left of the budget
+ * on this unit; callers agree on the minimum over the team before a
+ * collective creation. dart__mpi_objects_add counts created (n > 0) and
+ * freed (n < 0) objects. dart__mpi_objects_refuse logs the refusal.
+ */
+DART__HIDDEN int dart__mpi_objects_left(void);
+DART__HIDDEN void dart__mpi_objects_add(int n);
+DART__HIDDEN dart_ret_t dart__mpi_objects_refuse(const char *func, int need);
+
+/*
+ * A side window: a window of DART's own on a communicator that is not a
+ * segment's (the collectives' flag words, coll/bad.c; the locality
+ * records, locality/locality.c). Created collectively (after a yielding
+ * rendezvous, watched) over `bytes` bytes of this unit, copied from init
+ * or zeroed before any peer can reach them, with the same memory-model
+ * rule and lock_all epoch as every segment window (sidewin.c), and
+ * counted in the MPI-object budget. On failure logs under func naming
+ * what and returns DART_ERR_OTHER (nothing is left behind). Free is
+ * collective (unlock_all, free).
+ */
+typedef struct {
+  MPI_Win win;     /* MPI_WIN_NULL if none                         */
+  void *mem;       /* this unit's bytes                            */
+  bool own_memory; /* mem is DART's (MPI_Win_create), else MPI's   */
+  bool shared;     /* node-shared (loads and stores only, no epoch) */
+} dart__side_window_t;
+DART__HIDDEN dart_ret_t dart__side_window_create(
+    const char *func, const char *what, MPI_Comm comm, size_t bytes,
+    int disp_unit, const void *init, dart__side_window_t *sw);
+DART__HIDDEN dart_ret_t dart__side_window_create_shared(
+    const char *func, const char *what, MPI_Comm comm, size_t bytes,
+    const void *init, dart__side_window_t *sw);
+DART__HIDDEN dart_ret_t dart__side_window_peer(const char *func,
+                                               const char *what,
+                                               const dart__side_window_t *sw,
+                                               int rank, void **addr);
+DART__HIDDEN dart_ret_t dart__side_window_free(const char *func,
+                                               const char *what,
+                                               dart__side_window_t *sw);
+
+/* The capability probe's windows (probe_windows.c). */
+/*
+ * Runs the probe on comm (all units, collective) unless this process has
+ * done so since MPI_Init: the MPI and its settings cannot change within
+ * one MPI session, so later dart_init cycles reuse the result. Fails with
+ * one line naming the setting to change when the MPI cannot provide what
+ * DART needs (windows over existing memory with more than one unit).
+ */
+DART__HIDDEN dart_ret_t dart__caps_probe(MPI_Comm comm, int size, int rank);
+
+/*
+ * Whether MPI_Win_allocate_shared works on node (the units that share
+ * memory): tried once per MPI session, locally; the caller agrees the
+ * answer within the node. Without shared windows (Open MPI with
+ * OMPI_MCA_osc=pt2pt) every unit is its own node for DART: all traffic
+ * between units goes through MPI RMA.
+ */
+DART__HIDDEN bool dart__caps_shared_windows(MPI_Comm node);
+
+/* Records the node's agreed answer (for the capability table). */
+DART__HIDDEN void dart__caps_set_shared(bool ok);
+
+/* Module hooks of global memory (runtime/modules.c): start after the
+ * teams, stop at exit; a team's segment table is made with the team and
+ * its segments and heap chunks freed with it. */
+DART__HIDDEN dart_ret_t dart__globmem_init(void);
+DART__HIDDEN void dart__globmem_fini(void);
+DART__HIDDEN dart_ret_t dart__globmem_team_init(dart__team_t *team);
+DART__HIDDEN dart_ret_t dart__globmem_team_fini(const char *func,
+                                                dart__team_t *team);
+/* Keeps the policy's wait mode for allocation agreements (agree.c). */
+DART__HIDDEN void dart__agree_set_policy(const dart__policy_t *policy);
 
 #endif /* DART__SEGMENT_H */

@@ -1,11 +1,15 @@
-/* Internal: teams and the O(1) team table. */
+/*
+ * Internal: the teams layer (above base, below the transport): the team
+ * record, the O(1) team table, unit translation and the lookup every layer
+ * uses to address a unit. Teams are built and released by the runtime
+ * (runtime/team.c), which runs the modules' team hooks (dart_modules.h).
+ */
 #ifndef DART__TEAM_H
 #define DART__TEAM_H
 
 #include <dash/dart/if/dart_team_group.h>
 
 #include "dart_mpi.h"
-#include "dart_policy.h"
 
 struct dart__segtable;  /* globmem: segments of the team          */
 struct dart__locality;  /* locality: unit records + domain tree   */
@@ -84,48 +88,5 @@ static inline int dart__team_g2l(const dart__team_t *t, int32_t g)
   }
   return -1;
 }
-
-/* Init/teardown of DART_TEAM_ALL and the team table (module "teams"). */
-DART__HIDDEN dart_ret_t dart__teams_init(void);
-DART__HIDDEN dart_ret_t dart__teams_fini(void);
-
-/*
- * Module hooks run on every team at creation (after the communicators
- * exist) and at destruction (before they are freed), collectively, from
- * the module table (modules.c, dart_modules.h). Implemented by the
- * global-memory, lock and locality modules.
- */
-DART__HIDDEN dart_ret_t dart__globmem_team_init(dart__team_t *team);
-DART__HIDDEN dart_ret_t dart__globmem_team_fini(const char *func,
-                                                dart__team_t *team);
-DART__HIDDEN void dart__locks_team_fini(dart__team_t *team);
-DART__HIDDEN void dart__locality_team_fini(dart__team_t *team);
-
-/* Module init/fini hooks run by dart_init / dart_exit from the module
- * table (modules.c), which holds their order. */
-DART__HIDDEN dart_ret_t dart__types_init(void);
-DART__HIDDEN void dart__types_fini(void);
-DART__HIDDEN dart_ret_t dart__globmem_init(void); /* after teams_init */
-/* Keeps the policy's wait mode for dart_barrier (barrier.c). */
-DART__HIDDEN void dart__barrier_set_policy(const dart__policy_t *policy);
-/* Keeps the policy's wait mode for allocation agreements (agree.c). */
-DART__HIDDEN void dart__agree_set_policy(const dart__policy_t *policy);
-DART__HIDDEN void dart__globmem_fini(void);
-DART__HIDDEN dart_ret_t dart__locality_init(void); /* team ALL locality */
-DART__HIDDEN void dart__locality_fini(void);
-/* Starts the progress machinery in the policy's mode. */
-DART__HIDDEN dart_ret_t dart__progress_init(const dart__policy_t *policy);
-DART__HIDDEN void dart__progress_fini(void);
-/* Keeps the policy's collective wait mode (coll_common.c). */
-DART__HIDDEN dart_ret_t dart__coll_init(const dart__policy_t *policy);
-/* Window of the collectives' bad-argument flags (coll/bad.c): made after
- * global memory (module "collflags"), freed at exit; team_fini clears a
- * released team's flag words. */
-DART__HIDDEN dart_ret_t dart__coll_flags_init(void);
-DART__HIDDEN dart_ret_t dart__coll_fini(void);
-DART__HIDDEN dart_ret_t dart__coll_team_fini(const char *func,
-                                             dart__team_t *team);
-/* Completes the requests of released handles (onesided/handles.c). */
-DART__HIDDEN void dart__handles_fini(void);
 
 #endif /* DART__TEAM_H */

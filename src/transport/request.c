@@ -27,6 +27,7 @@
 #include <pthread.h>
 
 #include "dart_mpi.h"
+#include "transport/wait.h"
 
 static pthread_mutex_t world_handler_lock = PTHREAD_MUTEX_INITIALIZER;
 

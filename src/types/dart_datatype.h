@@ -108,4 +108,8 @@ DART__HIDDEN const dart__user_op_t *dart__op_user(dart_operation_t op);
  */
 DART__HIDDEN MPI_Op dart__op_minmax(dart_datatype_t basic, MPI_Datatype *pair);
 
+/* Module hooks (runtime/modules.c). */
+DART__HIDDEN dart_ret_t dart__types_init(void);
+DART__HIDDEN void dart__types_fini(void);
+
 #endif /* DART__DATATYPE_H */
