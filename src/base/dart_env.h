@@ -146,5 +146,4 @@ DART__HIDDEN void dart__env_write_markdown(FILE *out);
 DART__HIDDEN int dart__env_parse(dart__env_kind_t kind, const char *s,
                                  void *field);
 
-
 #endif /* DART__ENV_H */

@@ -95,9 +95,9 @@ static dart_ret_t publish_record(void)
         "dart_init", "the locality records' node window", all->node_comm,
         sizeof dart__locality_self, &dart__locality_self, &rec_shm);
   if (ret == DART_OK && (!shared || all->num_nodes > 1))
-    ret = dart__side_window_create(
-        "dart_init", "the locality records' window", dart__g.comm,
-        sizeof dart__locality_self, 1, &dart__locality_self, &rec_sw);
+    ret = dart__side_window_create("dart_init", "the locality records' window",
+                                   dart__g.comm, sizeof dart__locality_self, 1,
+                                   &dart__locality_self, &rec_sw);
   /* every record is in place before anyone reads one */
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
   int rc = MPI_SUCCESS;
@@ -133,10 +133,10 @@ static dart_ret_t read_records(const char *func, const dart__team_t *team,
       hw[u] = *(const dart_hwinfo_t *)rec;
       continue;
     }
-    int rc = rec_sw.win == MPI_WIN_NULL
-                 ? MPI_ERR_WIN
-                 : dart__mpi_get_bytes(rec_sw.win, g, 0, &hw[u],
-                                       (int)sizeof *hw);
+    int rc =
+        rec_sw.win == MPI_WIN_NULL
+            ? MPI_ERR_WIN
+            : dart__mpi_get_bytes(rec_sw.win, g, 0, &hw[u], (int)sizeof *hw);
     if (rc == MPI_SUCCESS && ++pending == GETS_PER_FLUSH) {
       rc = dart__mpi_flush_win(func, rec_sw.win);
       pending = 0;
