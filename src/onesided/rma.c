@@ -42,6 +42,7 @@ static dart_ret_t handle_xfer(const char *func, bool put, void *buf,
   }
   h->by_flush = (h->req == MPI_REQUEST_NULL);
   h->seg = t->seg;
+  h->team = t->seg->team->id;
   dart__handles_track(h);
   *handle = h;
   return DART_OK;

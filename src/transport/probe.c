@@ -23,6 +23,7 @@
 
 #include "dart_mpi.h"
 #include "transport/probe.h"
+#include "transport/probe_progress.h"
 
 dart__caps_t dart__caps DART__HIDDEN;
 
@@ -36,7 +37,9 @@ static const char *const cap_name[DART__CAP_COUNT] = {
     [DART__CAP_ACC_SMALL] = "1/2-byte int accumulate",
     [DART__CAP_ACC_FP] = "float/double SUM, fetch-and-op",
     [DART__CAP_ACC_LDOUBLE] = "long double SUM",
-    [DART__CAP_ACC_MINMAX] = "4/8-byte int MIN, MAX, PROD"};
+    [DART__CAP_ACC_MINMAX] = "4/8-byte int MIN, MAX, PROD",
+    [DART__CAP_GET_MOVES] = "MPI_Rget lands during a collective",
+    [DART__CAP_SELF_POLL] = "accumulate lands while target polls"};
 
 /* The probe buffer: each unit's is the target of its left neighbour. */
 typedef struct {
@@ -392,6 +395,13 @@ dart_ret_t dart__caps_probe(MPI_Comm comm, int size, int rank)
   if (c->ran) {
     probe_create(comm, size, rank, ok);
     probe_dynamic(comm, size, rank, ok);
+    if (component_crashes_in_cas(dart__caps.osc_create)) {
+      /* not run where atomics are not (osc/rdma): nothing changes there */
+      ok[DART__CAP_GET_MOVES] = ok[DART__CAP_SELF_POLL] = 1;
+    } else {
+      ok[DART__CAP_GET_MOVES] = dart__probe_get_moves(comm, size, rank);
+      ok[DART__CAP_SELF_POLL] = dart__probe_self_poll(comm, size, rank);
+    }
     DART__MPI(dart__mpi_allreduce(ok, agreed, DART__CAP_COUNT, MPI_INT, MPI_MIN,
                                   comm));
   } else {
