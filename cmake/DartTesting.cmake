@@ -28,7 +28,9 @@
 #   With OSC (Open MPI only) the test also runs at 2 and 4 units under the
 #   one-sided component settings users of Open MPI choose
 #   (DART_OSC_VARIANTS: "--mca osc sm,pt2pt" as in the original DART's
-#   job scripts, pt2pt alone, ucx,sm), with DART initializing MPI and with
+#   job scripts, pt2pt alone, ucx,sm, and ucx alone: every window on
+#   osc/ucx, as between nodes on InfiniBand clusters and in DASH's suite
+#   under --mca osc ucx), with DART initializing MPI and with
 #   the test process doing so at MPI_THREAD_SINGLE; and with the test
 #   process at MPI_THREAD_MULTIPLE under ucx,sm too ("mpi.<name>.osc-<cfg>
 #   [.app|.appmt].np<n>", label "osc"). pt2pt at MPI_THREAD_MULTIPLE cannot
@@ -75,7 +77,7 @@ endfunction()
 
 # cfg|OMPI_MCA_osc value|how MPI is initialized (dart, app, appmt)
 set(DART_OSC_VARIANTS
-    "smpt2pt|sm,pt2pt|dart;smpt2pt|sm,pt2pt|app;pt2pt|pt2pt|dart;pt2pt|pt2pt|app;ucxsm|ucx,sm|dart;ucxsm|ucx,sm|app;ucxsm|ucx,sm|appmt"
+    "smpt2pt|sm,pt2pt|dart;smpt2pt|sm,pt2pt|app;pt2pt|pt2pt|dart;pt2pt|pt2pt|app;ucxsm|ucx,sm|dart;ucxsm|ucx,sm|app;ucxsm|ucx,sm|appmt;ucx|ucx|dart;ucx|ucx|app"
     CACHE STRING "Open MPI one-sided settings of the OSC test variants")
 
 function(dart_add_osc_variants name exe timeout)

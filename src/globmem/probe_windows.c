@@ -16,6 +16,7 @@
 #include "globmem/dart_segment.h"
 #include "globmem/globmem_internal.h"
 #include "transport/probe.h"
+#include "transport/probe_progress.h"
 #include "transport/wait.h"
 
 /* The MPI_Win_create window: creation, memory model, atomics. */
@@ -80,6 +81,52 @@ static void probe_dynamic(MPI_Comm comm, int size, int rank, int *ok)
   MPI_Win_free(&w);
 }
 
+/* A window over words int64s of private memory on comm, in a lock_all
+ * epoch; NULL memory on failure. */
+static int64_t *scratch_window(MPI_Comm comm, int words, MPI_Win *w)
+{
+  int64_t *mem = calloc((size_t)words, sizeof *mem);
+  if (mem == NULL) return NULL;
+  if (MPI_Win_create(mem, (MPI_Aint)(words * sizeof *mem), 1, MPI_INFO_NULL,
+                     comm, w) != MPI_SUCCESS) {
+    free(mem);
+    return NULL;
+  }
+  MPI_Win_set_errhandler(*w, MPI_ERRORS_RETURN);
+  if (MPI_Win_lock_all(MPI_MODE_NOCHECK, *w) != MPI_SUCCESS) {
+    MPI_Win_free(w);
+    free(mem);
+    return NULL;
+  }
+  return mem;
+}
+
+static void scratch_free(int64_t *mem, MPI_Win *w)
+{
+  if (mem == NULL) return;
+  MPI_Win_unlock_all(*w);
+  MPI_Win_free(w);
+  free(mem);
+}
+
+/* The progress probes (transport/probe_progress.c), each on a scratch
+ * window of its own. Not run where atomics are not (osc/rdma): nothing
+ * changes there. */
+static void probe_progress(MPI_Comm comm, int size, int rank, int *ok)
+{
+  if (dart__probe_component_crashes_in_cas(dart__caps.osc_create)) {
+    ok[DART__CAP_GET_MOVES] = ok[DART__CAP_SELF_POLL] = 1;
+    return;
+  }
+  MPI_Win w = MPI_WIN_NULL;
+  int64_t *mem = scratch_window(comm, DART__PROBE_GET_WORDS, &w);
+  ok[DART__CAP_GET_MOVES] = dart__probe_get_moves(w, mem, comm, size, rank);
+  scratch_free(mem, &w);
+  mem = scratch_window(comm, 2, &w);
+  ok[DART__CAP_SELF_POLL] = dart__probe_self_poll(w, mem, comm, rank);
+  scratch_free(mem, &w);
+}
+
 static int shared_state; /* 0: not tried, 1: works, -1: fails */
 
 bool dart__caps_shared_windows(MPI_Comm node)
@@ -112,6 +159,7 @@ dart_ret_t dart__caps_probe(MPI_Comm comm, int size, int rank)
   if (c->ran) {
     probe_create(comm, size, rank, ok);
     probe_dynamic(comm, size, rank, ok);
+    probe_progress(comm, size, rank, ok);
     DART__MPI(dart__mpi_allreduce(ok, agreed, DART__CAP_COUNT, MPI_INT, MPI_MIN,
                                   comm));
   } else {

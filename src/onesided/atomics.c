@@ -11,8 +11,11 @@
  * accumulates take it and run plain loops (transport/cpu_gate.h).
  */
 #include <pthread.h>
+#include <string.h>
 
 #include "transport/cpu_atomic.h"
+#include "transport/probe.h"
+#include "transport/progress.h"
 #include "transport/cpu_gate.h"
 #include "onesided/onesided.h"
 
@@ -165,6 +168,42 @@ dart_ret_t dart_accumulate_blocking_local(dart_gptr_t gptr, const void *values,
   return accumulate(__func__, gptr, values, nelem, dtype, op, true);
 }
 
+/*
+ * An atomic read (NO_OP) of the caller's own element that peers reach
+ * through MPI, where the capability probe found that the owner's MPI
+ * atomic reads of its own memory keep peers' accumulates out (Open MPI
+ * 4.1's osc/ucx: a unit polling its flag never sees the peer's add). It
+ * is then a CPU load after driving MPI progress, as the owner's plain
+ * gets are (onesided/rma.c): every MPI atomic writes a 1-8 byte element
+ * with one store, so the load sees the value before or after it
+ * (unified memory model, §2). false: take the MPI path.
+ */
+static bool own_read(const dart__target_t *t, void *result, size_t esz)
+{
+  const dart__segment_t *seg = t->seg;
+  if (dart__caps.cap[DART__CAP_SELF_POLL] || t->unit != seg->myid ||
+      seg->own_base == NULL || esz > 8)
+    return false;
+  dart__progress_poke();
+  const char *p =
+      seg->own_base + (t->disp - dart__segment_disp(seg, t->unit, 0));
+  if (esz == 1) {
+    uint8_t v = __atomic_load_n((const uint8_t *)p, __ATOMIC_SEQ_CST);
+    memcpy(result, &v, 1);
+  } else if (esz == 2) {
+    uint16_t v = __atomic_load_n((const uint16_t *)p, __ATOMIC_SEQ_CST);
+    memcpy(result, &v, 2);
+  } else if (esz == 4) {
+    uint32_t v = __atomic_load_n((const uint32_t *)p, __ATOMIC_SEQ_CST);
+    memcpy(result, &v, 4);
+  } else {
+    uint64_t v = __atomic_load_n((const uint64_t *)p, __ATOMIC_SEQ_CST);
+    memcpy(result, &v, 8);
+  }
+  DART__OBS_OP(DART__OBS_FETCH_OP, DART__OBS_SHM, global_unit(t), esz);
+  return true;
+}
+
 static __attribute__((noinline)) dart_ret_t
 fetch_and_op_slow(dart_gptr_t gptr, const void *value, void *result,
                   dart_datatype_t dtype, dart_operation_t op)
@@ -194,6 +233,8 @@ fetch_and_op_slow(dart_gptr_t gptr, const void *value, void *result,
                  ty->base_size);
     return DART_OK;
   }
+  if (op == DART_OP_NO_OP && own_read(&t, result, ty->base_size))
+    return DART_OK;
   uint64_t t0 = DART__OBS_T0_DATA();
   dart__rma_target_t rt;
   dart__segment_rma_target(&t, &rt);

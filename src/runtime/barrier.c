@@ -13,6 +13,7 @@
 #include "dart_observe.h"
 #include "team/dart_team.h"
 #include "dart_watch.h"
+#include "transport/transport.h"
 #include "transport/wait.h"
 
 /* The policy's wait mode (false until dart_init has decided it). */
@@ -26,6 +27,10 @@ void dart__barrier_set_policy(const dart__policy_t *policy)
 dart_ret_t dart_barrier(dart_team_t teamid)
 {
   DART__TEAM_OR_RETURN(t, teamid);
+  /* Where gets move only inside calls on their requests (probe), the
+   * caller's gets on the team's memory land before the barrier: every
+   * target is on its way into it (DASH reads halos after a barrier). */
+  dart__handles_settle_gets(__func__, (int)teamid);
   /* Local stores to shared windows become visible to node peers, and
    * their stores to us, across the barrier. */
   atomic_thread_fence(memory_order_seq_cst);

@@ -40,6 +40,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "transport/probe.h"
 #include "transport/transport.h"
 
 static void release(dart_handle_t h);
@@ -377,6 +378,25 @@ void dart__handles_segment_freed(const char *func, const void *seg)
 {
   list_lock();
   if (pending != NULL) complete_matching(func, on_segment, seg);
+  list_unlock();
+}
+
+struct settle_key {
+  int team;
+};
+
+static bool team_get(dart_handle_t h, const void *arg)
+{
+  const struct settle_key *k = arg;
+  return !h->put && h->team == k->team && h->req != MPI_REQUEST_NULL;
+}
+
+void dart__handles_settle_gets(const char *func, int team)
+{
+  if (dart__caps.cap[DART__CAP_GET_MOVES] || pending == NULL) return;
+  struct settle_key k = {team};
+  list_lock();
+  complete_matching(func, team_get, &k);
   list_unlock();
 }
 

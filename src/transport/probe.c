@@ -41,7 +41,9 @@ static const char *const cap_name[DART__CAP_COUNT] = {
     [DART__CAP_ACC_SMALL] = "1/2-byte int accumulate",
     [DART__CAP_ACC_FP] = "float/double SUM, fetch-and-op",
     [DART__CAP_ACC_LDOUBLE] = "long double SUM",
-    [DART__CAP_ACC_MINMAX] = "4/8-byte int MIN, MAX, PROD"};
+    [DART__CAP_ACC_MINMAX] = "4/8-byte int MIN, MAX, PROD",
+    [DART__CAP_GET_MOVES] = "MPI_Rget lands during a collective",
+    [DART__CAP_SELF_POLL] = "accumulate lands while target polls"};
 
 /* The probe buffer: each unit's is the target of its left neighbour. */
 typedef struct {

@@ -289,6 +289,16 @@ DART__HIDDEN void dart__handles_fini(void);
 DART__HIDDEN void dart__handles_segment_freed(const char *func,
                                               const void *seg);
 
+/*
+ * Where the capability probe found that a request-based get does not move
+ * unless its request is called on (Open MPI's osc/ucx), completes every
+ * pending get handle with a request on memory of team (the user's are
+ * marked complete, released ones freed); elsewhere returns at once.
+ * dart_barrier calls it before the barrier, when every target in team is
+ * on its way into the same barrier.
+ */
+DART__HIDDEN void dart__handles_settle_gets(const char *func, int team);
+
 /* The MPI completion calls on a segment's window (dart__rma_complete). */
 typedef enum {
   DART__RMA_FLUSH,          /* MPI_Win_flush: one target, remotely       */
