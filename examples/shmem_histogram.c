@@ -3,11 +3,11 @@
  *
  * Every PE draws NSAMPLES pseudo-random values in [0, NBINS * n_pes) and
  * counts each one with shmem_long_atomic_inc into the bin's owner (bin b
- * lives on PE b / NBINS, in the symmetric heap). The counts are then checked: PE 0 fetches every
- * bin with shmem_long_get and compares with the exact histogram, which every
- * PE can recompute because the generator is seeded by PE number. Exit code
- * 0 only if every bin matches. Build: oshcc shmem_histogram.c; run:
- * oshrun -np 4 ./a.out.
+ * lives on PE b / NBINS, in the symmetric heap). The counts are then checked:
+ * PE 0 fetches every bin with shmem_long_get and compares with the exact
+ * histogram, which every PE can recompute because the generator is seeded by PE
+ * number. Exit code 0 only if every bin matches. Build: oshcc
+ * shmem_histogram.c; run: oshrun -np 4 ./a.out.
  */
 #include <shmem.h>
 #include <stdio.h>
@@ -15,7 +15,6 @@
 
 #define NBINS 64
 #define NSAMPLES 5000
-
 
 static unsigned next(unsigned *s)
 {

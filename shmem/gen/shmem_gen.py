@@ -57,7 +57,7 @@ class Out:
 def ctx_pair(o, fname, ret, base, params, body, dep=False):
     """Defines shmem_<base> and shmem_ctx_<base>; body uses `ctx`."""
     o.fn(fname, ret, "shmem_ctx_" + base, "shmem_ctx_t ctx, " + params,
-         body, dep)
+         body.replace('"shmem_', '"shmem_ctx_'), dep)
     o.fn(fname, ret, "shmem_" + base, params,
          "  shmem_ctx_t ctx = SHMEM_CTX_DEFAULT;\n" + body, dep)
 
