@@ -170,7 +170,9 @@ int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)
 {
   shmemi_check_init(__func__);
   if (team == SHMEM_TEAM_INVALID || !shmemi_team_valid(team)) {
-    shmemi_warn(__func__, "invalid or destroyed team %p", (void *)team);
+    /* SHMEM_TEAM_INVALID (a PE outside a split) is the normal case */
+    if (team != SHMEM_TEAM_INVALID)
+      shmemi_warn(__func__, "destroyed team %p", (void *)team);
     if (ctx != NULL) *ctx = SHMEM_CTX_INVALID;
     return -1;
   }
@@ -207,8 +209,10 @@ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
 }
 SHMEMI_ALIAS(shmem_ctx_get_team);
 
+/* On SHMEM_CTX_INVALID, quiet and fence have no effect (OpenSHMEM 1.5). */
 void shmem_ctx_quiet(shmem_ctx_t ctx)
 {
+  if (ctx == SHMEM_CTX_INVALID) return;
   shmemi_ctx_quiet(shmemi_ctx_check(ctx, __func__));
 }
 SHMEMI_ALIAS(shmem_ctx_quiet);
@@ -223,6 +227,7 @@ SHMEMI_ALIAS(shmem_quiet);
 /* Fence orders puts to each PE: completing them is one way (stronger). */
 void shmem_ctx_fence(shmem_ctx_t ctx)
 {
+  if (ctx == SHMEM_CTX_INVALID) return;
   shmemi_ctx_quiet(shmemi_ctx_check(ctx, __func__));
 }
 SHMEMI_ALIAS(shmem_ctx_fence);
