@@ -1,0 +1,72 @@
+/*
+ * Atomics on every standard and extended type, blocking and nbi, through
+ * DART's atomics: one mechanism per segment (CPU atomics on a heap whose
+ * PEs are all on one node, MPI atomics otherwise and on data+BSS), so
+ * different operations on one location are atomic with each other
+ * (docs/design.md §5.3). Integers travel as the unsigned DART type of
+ * their size, so every atomic on a location uses one MPI datatype.
+ */
+#include "shmem_internal.h"
+
+#define X(NAME, ctype, tname, dart) {sizeof(ctype), dart, #tname},
+const shmemi_dtinfo_t shmemi_dtinfo[SHMEMI_DT_COUNT] = {SHMEMI_FOR_ALL_DART(X)};
+#undef X
+
+static dart_datatype_t amo_type(shmemi_dtype_t dt)
+{
+  dart_datatype_t d = shmemi_dtinfo[dt].dart;
+  if (d == DART_TYPE_FLOAT || d == DART_TYPE_DOUBLE) return d;
+  switch (shmemi_dtinfo[dt].size) {
+  case 4: return DART_TYPE_UINT;
+  case 8: return DART_TYPE_ULONG;
+  default: return DART_TYPE_UNDEFINED;
+  }
+}
+
+static const dart_operation_t amo_op[] = {
+    [SHMEMI_AMO_FETCH] = DART_OP_NO_OP,  [SHMEMI_AMO_SET] = DART_OP_REPLACE,
+    [SHMEMI_AMO_SWAP] = DART_OP_REPLACE, [SHMEMI_AMO_CSWAP] = DART_OP_UNDEFINED,
+    [SHMEMI_AMO_FADD] = DART_OP_SUM,     [SHMEMI_AMO_ADD] = DART_OP_SUM,
+    [SHMEMI_AMO_FAND] = DART_OP_BAND,    [SHMEMI_AMO_AND] = DART_OP_BAND,
+    [SHMEMI_AMO_FOR] = DART_OP_BOR,      [SHMEMI_AMO_OR] = DART_OP_BOR,
+    [SHMEMI_AMO_FXOR] = DART_OP_BXOR,    [SHMEMI_AMO_XOR] = DART_OP_BXOR};
+
+static int fetching(shmemi_amo_t op)
+{
+  return op == SHMEMI_AMO_FETCH || op == SHMEMI_AMO_SWAP ||
+         op == SHMEMI_AMO_CSWAP || op == SHMEMI_AMO_FADD ||
+         op == SHMEMI_AMO_FAND || op == SHMEMI_AMO_FOR || op == SHMEMI_AMO_FXOR;
+}
+
+void shmemi_amo(shmem_ctx_t ctx, shmemi_amo_t op, shmemi_dtype_t dt, void *dest,
+                const void *value, const void *cond, void *fetch, int pe,
+                int nbi, const char *fn)
+{
+  struct shmemi_ctx *c = shmemi_ctx_check(ctx, fn);
+  int w = shmemi_ctx_pe(c, pe, fn);
+  size_t esz = shmemi_dtinfo[dt].size;
+  dart_datatype_t dty = amo_type(dt);
+  shmemi_tgt_t t;
+  shmemi_target(dest, esz, w, fn, &t);
+  if (((uintptr_t)dest & (esz - 1)) != 0)
+    shmemi_fatal(fn, "address %p is not aligned to its %zu-byte type", dest,
+                 esz);
+  if (fetching(op) && fetch == NULL) shmemi_fatal(fn, "fetch is NULL");
+  uint64_t zero[2] = {0, 0};
+  dart_ret_t r;
+  if (op == SHMEMI_AMO_CSWAP)
+    r = dart_compare_and_swap(t.g, value, cond, fetch, dty);
+  else if (fetching(op))
+    r = dart_fetch_and_op(t.g, value ? value : zero, fetch, dty, amo_op[op]);
+  else
+    r = dart_accumulate(t.g, value, 1, dty, amo_op[op]);
+  if (r != DART_OK)
+    shmemi_fatal(fn, "DART atomic on %p at PE %d failed (%d)", dest, w, (int)r);
+  shmemi_mark(c, &t);
+  /* Fetched values are valid after a flush; a non-fetching operand must be
+   * reusable (local completion). nbi fetches complete at the quiet. */
+  if (fetching(op) ? !nbi : 1) {
+    r = fetching(op) ? dart_flush(t.g) : dart_flush_local(t.g);
+    if (r != DART_OK) shmemi_fatal(fn, "completing the atomic failed");
+  }
+}

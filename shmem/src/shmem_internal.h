@@ -1,0 +1,222 @@
+/*
+ * Internal interface of libdart-shmem (the OpenSHMEM layer over DART).
+ *
+ * Only DART's public API (<dash/dart/if/...>) and the extension interface
+ * <dash/dart/ext/dartx.h> are used; nothing from DART's src/.
+ *
+ * Profiling names: every library source is compiled with the generated
+ * shmemi_rename.h forced in (-include), which renames each API function
+ * shmem_x to pshmem_x. A source that DEFINES an API function writes it with
+ * its public name and puts SHMEMI_ALIAS(shmem_x); after the definition,
+ * which makes shmem_x a weak alias of pshmem_x (as DART's pdart_/dart_).
+ * Calls between API functions inside the library go to pshmem_x.
+ *
+ * Internal symbols are shmemi_* and hidden (SHMEMI_HIDDEN).
+ */
+#ifndef SHMEM_INTERNAL_H
+#define SHMEM_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <dash/dart/if/dart.h>
+#include <shmem.h>
+
+#include "shmemi_types_gen.h"
+
+#define SHMEMI_HIDDEN __attribute__((visibility("hidden")))
+
+/* Makes shmem_x a weak alias of the (renamed) definition pshmem_x. The
+ * argument is stringified, so the rename macro does not apply to it. */
+#define SHMEMI_ALIAS(f) __asm__(".weak " #f "\n\t.set " #f ", p" #f "\n\t")
+
+/* ---- State --------------------------------------------------------------
+ */
+typedef struct {
+  int initialized; /* 1 between shmem_init and shmem_finalize      */
+  int finalized;
+  int my_pe, n_pes;
+  int thread_level;      /* SHMEM_THREAD_* provided                      */
+  int dart_owned;        /* shmem_init started DART (finalize stops it)  */
+  dart_gptr_t heap_gptr; /* the symmetric heap: one DART_TEAM_ALL segment */
+  char *heap_base;       /* the caller's portion                          */
+  size_t heap_size;
+  char **heap_peer; /* [n_pes] load/store base of each PE's heap, or NULL */
+  dart_gptr_t data_gptr; /* data+BSS registration (DART_TEAM_ALL)        */
+  char *data_base;
+  size_t data_size;
+  int single_node; /* every PE on the caller's node                   */
+} shmemi_state_t;
+
+extern shmemi_state_t shmemi_g SHMEMI_HIDDEN;
+
+/* ---- What S1 provides to the whole library ------------------------------
+ */
+SHMEMI_HIDDEN int shmemi_my_pe(void);
+SHMEMI_HIDDEN int shmemi_n_pes(void);
+/* Global pointer (DART_TEAM_ALL, unit world_pe) of a symmetric address:
+ * 0 ok, -1 not a symmetric address (heap or data/BSS). */
+SHMEMI_HIDDEN int shmemi_gptr(const void *sym_addr, int world_pe,
+                              dart_gptr_t *out);
+/* Load/store address of sym_addr on world_pe, or NULL. */
+SHMEMI_HIDDEN void *shmemi_local_ptr(const void *sym_addr, int world_pe);
+/* Completes every context's outstanding operations. */
+SHMEMI_HIDDEN void shmemi_quiet_all(void);
+/* One line "shmem: <func>: <message>" on stderr, then the job aborts. */
+SHMEMI_HIDDEN _Noreturn void shmemi_fatal(const char *func, const char *fmt,
+                                          ...)
+    __attribute__((format(printf, 2, 3)));
+/* One line "shmem: <func>: <message>" on stderr (error with return code). */
+SHMEMI_HIDDEN void shmemi_warn(const char *func, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Fatal if the library is not initialized. */
+SHMEMI_HIDDEN void shmemi_check_init(const char *func);
+/* Collective symmetric allocation without user-visible barrier semantics
+ * (NULL if it does not fit; size 0 gives NULL). */
+SHMEMI_HIDDEN void *shmemi_sym_alloc(size_t size, size_t align);
+SHMEMI_HIDDEN void shmemi_sym_free(void *ptr);
+
+/* ---- What S2 provides (shmem_team.h / shmem_coll.h) ----------------------
+ * Declared here too so that S1's generated wrappers and core code compile
+ * without S2's headers; S2's headers must agree. */
+SHMEMI_HIDDEN int shmemi_team_init(void);
+SHMEMI_HIDDEN void shmemi_team_fini(void);
+SHMEMI_HIDDEN int shmemi_team_world_pe(shmem_team_t team, int team_pe);
+SHMEMI_HIDDEN dart_team_t shmemi_team_dart(shmem_team_t team);
+SHMEMI_HIDDEN int shmemi_team_valid(shmem_team_t team);
+SHMEMI_HIDDEN int shmemi_team_reduce(shmem_team_t team, void *dest,
+                                     const void *source, size_t nreduce,
+                                     shmemi_dtype_t dt, shmemi_op_t op);
+SHMEMI_HIDDEN void shmemi_active_reduce(void *dest, const void *source,
+                                        int nreduce, int PE_start,
+                                        int logPE_stride, int PE_size,
+                                        void *pWrk, long *pSync,
+                                        shmemi_dtype_t dt, shmemi_op_t op);
+SHMEMI_HIDDEN int shmemi_team_broadcast(shmem_team_t team, void *dest,
+                                        const void *src, size_t nbytes,
+                                        int root);
+SHMEMI_HIDDEN int shmemi_team_collect(shmem_team_t team, void *dest,
+                                      const void *src, size_t nbytes);
+SHMEMI_HIDDEN int shmemi_team_fcollect(shmem_team_t team, void *dest,
+                                       const void *src, size_t nbytes);
+SHMEMI_HIDDEN int shmemi_team_alltoall(shmem_team_t team, void *dest,
+                                       const void *src, size_t nbytes);
+SHMEMI_HIDDEN int shmemi_team_alltoalls(shmem_team_t team, void *dest,
+                                        const void *src, ptrdiff_t dst,
+                                        ptrdiff_t sst, size_t nelems,
+                                        size_t elem_size);
+
+/* ---- Types ---------------------------------------------------------------
+ */
+typedef struct {
+  size_t size;
+  dart_datatype_t dart; /* DART_TYPE_UNDEFINED: no DART atomics  */
+  const char *name;
+} shmemi_dtinfo_t;
+extern const shmemi_dtinfo_t shmemi_dtinfo[SHMEMI_DT_COUNT] SHMEMI_HIDDEN;
+
+/* ---- Contexts ------------------------------------------------------------
+ */
+struct shmemi_ctx {
+  uint32_t magic; /* SHMEMI_CTX_MAGIC while alive, else 0         */
+  long options;
+  shmem_team_t team;
+  /* Completion domain: the PEs this context has issued RMA or atomics to
+   * since its last quiet, per segment (0 heap, 1 data); byte flags, set
+   * with relaxed atomic stores (no lock, also for shared contexts). */
+  unsigned char *dirty[2];
+  int ndirty_hint; /* > 0: some flag may be set             */
+};
+#define SHMEMI_CTX_MAGIC 0x5c7c7a11u
+
+SHMEMI_HIDDEN void shmemi_ctx_init_default(void);
+SHMEMI_HIDDEN void shmemi_ctx_fini_all(void);
+/* Validates ctx (SHMEM_CTX_DEFAULT, a live context); fatal otherwise. */
+SHMEMI_HIDDEN struct shmemi_ctx *shmemi_ctx_check(shmem_ctx_t ctx,
+                                                  const char *fn);
+SHMEMI_HIDDEN void shmemi_ctx_quiet(struct shmemi_ctx *c);
+/* PE number of the context's team translated to the world. */
+SHMEMI_HIDDEN int shmemi_ctx_pe(struct shmemi_ctx *c, int pe, const char *fn);
+
+/* A resolved target: global pointer, segment (0 heap, 1 data) and the
+ * load/store address if the caller maps it (else NULL). */
+typedef struct {
+  dart_gptr_t g;
+  int seg;
+  char *local;
+} shmemi_tgt_t;
+/* Resolves [addr, addr + nbytes) on world PE pe; fatal (one line naming fn,
+ * the address and the PE) if it is not symmetric memory. */
+SHMEMI_HIDDEN void shmemi_target(const void *addr, size_t nbytes, int pe,
+                                 const char *fn, shmemi_tgt_t *t);
+static inline void shmemi_mark(struct shmemi_ctx *c, const shmemi_tgt_t *t)
+{
+  unsigned char *d = &c->dirty[t->seg][t->g.unitid];
+  if (!__atomic_load_n(d, __ATOMIC_RELAXED))
+    __atomic_store_n(d, 1, __ATOMIC_RELAXED);
+  if (!__atomic_load_n(&c->ndirty_hint, __ATOMIC_RELAXED))
+    __atomic_store_n(&c->ndirty_hint, 1, __ATOMIC_RELEASE);
+}
+
+/* ---- RMA -----------------------------------------------------------------
+ */
+SHMEMI_HIDDEN void shmemi_put(shmem_ctx_t ctx, void *dest, const void *src,
+                              size_t nbytes, int pe, int nbi, const char *fn);
+SHMEMI_HIDDEN void shmemi_get(shmem_ctx_t ctx, void *dest, const void *src,
+                              size_t nbytes, int pe, int nbi, const char *fn);
+SHMEMI_HIDDEN void shmemi_iput(shmem_ctx_t ctx, void *dest, const void *src,
+                               ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                               size_t esz, int pe, const char *fn);
+SHMEMI_HIDDEN void shmemi_iget(shmem_ctx_t ctx, void *dest, const void *src,
+                               ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                               size_t esz, int pe, const char *fn);
+SHMEMI_HIDDEN void shmemi_put_signal(shmem_ctx_t ctx, void *dest,
+                                     const void *src, size_t nbytes,
+                                     uint64_t *sig_addr, uint64_t signal,
+                                     int sig_op, int pe, int nbi,
+                                     const char *fn);
+
+/* ---- Atomics -------------------------------------------------------------
+ */
+typedef enum {
+  SHMEMI_AMO_FETCH,
+  SHMEMI_AMO_SET,
+  SHMEMI_AMO_SWAP,
+  SHMEMI_AMO_CSWAP,
+  SHMEMI_AMO_FADD,
+  SHMEMI_AMO_ADD,
+  SHMEMI_AMO_FAND,
+  SHMEMI_AMO_AND,
+  SHMEMI_AMO_FOR,
+  SHMEMI_AMO_OR,
+  SHMEMI_AMO_FXOR,
+  SHMEMI_AMO_XOR
+} shmemi_amo_t;
+/* One atomic on dest at pe: value/cond operands, *fetch receives the old
+ * value (fetching ops). nbi: *fetch is valid after the next quiet. */
+SHMEMI_HIDDEN void shmemi_amo(shmem_ctx_t ctx, shmemi_amo_t op,
+                              shmemi_dtype_t dt, void *dest, const void *value,
+                              const void *cond, void *fetch, int pe, int nbi,
+                              const char *fn);
+
+/* ---- Point-to-point synchronization --------------------------------------
+ */
+typedef enum { SHMEMI_SET_ALL, SHMEMI_SET_ANY, SHMEMI_SET_SOME } shmemi_set_t;
+SHMEMI_HIDDEN int shmemi_compare(const void *ivar, shmemi_dtype_t dt, int cmp,
+                                 const void *value);
+SHMEMI_HIDDEN void shmemi_wait_until(void *ivar, shmemi_dtype_t dt, int cmp,
+                                     const void *value, const char *fn);
+SHMEMI_HIDDEN int shmemi_test(void *ivar, shmemi_dtype_t dt, int cmp,
+                              const void *value, const char *fn);
+/* ALL: 1 if all selected satisfied (wait: after waiting); ANY: index or
+ * SIZE_MAX; SOME: number of indices stored. vector: values is an array. */
+SHMEMI_HIDDEN size_t shmemi_wait_set(shmemi_set_t kind, int block, void *ivars,
+                                     size_t nelems, size_t *indices,
+                                     const int *status, shmemi_dtype_t dt,
+                                     int cmp, const void *values, int vector,
+                                     const char *fn);
+/* One step of a polling loop: drives DART's progress, yields if asked. */
+SHMEMI_HIDDEN void shmemi_poll(unsigned *spins);
+
+#endif /* SHMEM_INTERNAL_H */
