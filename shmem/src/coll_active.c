@@ -131,15 +131,16 @@ void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
   shmemi_quiet_all();
   shmemi_aset_sync(fn, &as, pSync);
 }
+SHMEMI_ALIAS(shmem_barrier);
 
-void shmemi_active_sync(int PE_start, int logPE_stride, int PE_size,
-                        long *pSync)
+void shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
   static const char *fn = "shmem_sync";
   shmemi_aset_t as =
       shmemi_aset_make(fn, PE_start, logPE_stride, PE_size, pSync);
   shmemi_aset_sync(fn, &as, pSync);
 }
+SHMEMI_ALIAS(shmem_sync);
 
 static void check_ptrs(const char *func, const void *dest, const void *source,
                        size_t nbytes)
@@ -171,6 +172,7 @@ void shmem_broadcast32(void *dest, const void *source, size_t nelems,
   active_bcast("shmem_broadcast32", dest, source, nelems * 4, PE_root, PE_start,
                logPE_stride, PE_size, pSync);
 }
+SHMEMI_ALIAS(shmem_broadcast32);
 
 void shmem_broadcast64(void *dest, const void *source, size_t nelems,
                        int PE_root, int PE_start, int logPE_stride, int PE_size,
@@ -179,6 +181,7 @@ void shmem_broadcast64(void *dest, const void *source, size_t nelems,
   active_bcast("shmem_broadcast64", dest, source, nelems * 8, PE_root, PE_start,
                logPE_stride, PE_size, pSync);
 }
+SHMEMI_ALIAS(shmem_broadcast64);
 
 /* fcollect when sizes == NULL (every block nbytes), collect otherwise. */
 static void active_collect(const char *fn, void *dest, const void *source,
@@ -210,6 +213,7 @@ void shmem_collect32(void *dest, const void *source, size_t nelems,
   active_collect("shmem_collect32", dest, source, nelems * 4, 0, PE_start,
                  logPE_stride, PE_size, pSync);
 }
+SHMEMI_ALIAS(shmem_collect32);
 
 void shmem_collect64(void *dest, const void *source, size_t nelems,
                      int PE_start, int logPE_stride, int PE_size, long *pSync)
@@ -217,6 +221,7 @@ void shmem_collect64(void *dest, const void *source, size_t nelems,
   active_collect("shmem_collect64", dest, source, nelems * 8, 0, PE_start,
                  logPE_stride, PE_size, pSync);
 }
+SHMEMI_ALIAS(shmem_collect64);
 
 void shmem_fcollect32(void *dest, const void *source, size_t nelems,
                       int PE_start, int logPE_stride, int PE_size, long *pSync)
@@ -224,6 +229,7 @@ void shmem_fcollect32(void *dest, const void *source, size_t nelems,
   active_collect("shmem_fcollect32", dest, source, nelems * 4, 1, PE_start,
                  logPE_stride, PE_size, pSync);
 }
+SHMEMI_ALIAS(shmem_fcollect32);
 
 void shmem_fcollect64(void *dest, const void *source, size_t nelems,
                       int PE_start, int logPE_stride, int PE_size, long *pSync)
@@ -231,6 +237,7 @@ void shmem_fcollect64(void *dest, const void *source, size_t nelems,
   active_collect("shmem_fcollect64", dest, source, nelems * 8, 1, PE_start,
                  logPE_stride, PE_size, pSync);
 }
+SHMEMI_ALIAS(shmem_fcollect64);
 
 /* Block me of member i's source (nelems elements sst apart) goes to block i
  * of dest (dst apart). dst == sst == 1 is alltoall. */
@@ -270,6 +277,7 @@ void shmem_alltoall32(void *dest, const void *source, size_t nelems,
   active_alltoalls("shmem_alltoall32", dest, source, 1, 1, nelems, 4, PE_start,
                    logPE_stride, PE_size, pSync);
 }
+SHMEMI_ALIAS(shmem_alltoall32);
 
 void shmem_alltoall64(void *dest, const void *source, size_t nelems,
                       int PE_start, int logPE_stride, int PE_size, long *pSync)
@@ -277,6 +285,7 @@ void shmem_alltoall64(void *dest, const void *source, size_t nelems,
   active_alltoalls("shmem_alltoall64", dest, source, 1, 1, nelems, 8, PE_start,
                    logPE_stride, PE_size, pSync);
 }
+SHMEMI_ALIAS(shmem_alltoall64);
 
 void shmem_alltoalls32(void *dest, const void *source, ptrdiff_t dst,
                        ptrdiff_t sst, size_t nelems, int PE_start,
@@ -285,6 +294,7 @@ void shmem_alltoalls32(void *dest, const void *source, ptrdiff_t dst,
   active_alltoalls("shmem_alltoalls32", dest, source, dst, sst, nelems, 4,
                    PE_start, logPE_stride, PE_size, pSync);
 }
+SHMEMI_ALIAS(shmem_alltoalls32);
 
 void shmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst,
                        ptrdiff_t sst, size_t nelems, int PE_start,
@@ -293,6 +303,7 @@ void shmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst,
   active_alltoalls("shmem_alltoalls64", dest, source, dst, sst, nelems, 8,
                    PE_start, logPE_stride, PE_size, pSync);
 }
+SHMEMI_ALIAS(shmem_alltoalls64);
 
 /* Every member combines the sources in member order (so all get the same
  * bits for floating point), then a sync before dest is written, since dest

@@ -98,26 +98,6 @@ int shmemi_reduce_apply(shmemi_dtype_t dt, shmemi_op_t op, void *dest,
   return -1;
 }
 
-#define SIZE_CASE(NAME, CT, TN)                                                \
-  case SHMEMI_DT_##NAME: return sizeof(CT);
-size_t shmemi_dtype_size(shmemi_dtype_t dt)
-{
-  switch (dt) {
-    SHMEMI_FOR_ALL(SIZE_CASE)
-  default: return 0;
-  }
-}
-
-#define NAME_CASE(NAME, CT, TN)                                                \
-  case SHMEMI_DT_##NAME: return #TN;
-const char *shmemi_dtype_name(shmemi_dtype_t dt)
-{
-  switch (dt) {
-    SHMEMI_FOR_ALL(NAME_CASE)
-  default: return "?";
-  }
-}
-
 static const char *op_name(shmemi_op_t op)
 {
   static const char *names[SHMEMI_NOPS] = {"and", "or",  "xor", "max",
@@ -175,21 +155,21 @@ int shmemi_team_reduce(shmem_team_t team, void *dest, const void *source,
   if (!shmemi_team_check(fn, team)) return -1;
   if (nreduce == 0) return 0;
   if (dest == NULL || source == NULL) {
-    shmemi_coll_warn(fn, "%s is NULL", dest == NULL ? "dest" : "source");
+    shmemi_warn(fn, "%s is NULL", dest == NULL ? "dest" : "source");
     return -1;
   }
   char probe[1] = {0};
   if ((unsigned)dt >= SHMEMI_DT_COUNT || (unsigned)op >= SHMEMI_NOPS ||
       shmemi_reduce_apply(dt, op, probe, probe, 0) != 0) {
-    shmemi_coll_warn(fn, "no reduction %s on type %s", op_name(op),
-                     shmemi_dtype_name(dt));
+    shmemi_warn(fn, "no reduction %s on type %s", op_name(op),
+                shmemi_dtype_name(dt));
     return -1;
   }
   dart_datatype_t type;
   dart_operation_t dop;
   if (dart_op_of(dt, op, &type, &dop) != 0) {
-    shmemi_coll_warn(fn, "cannot make the DART operation %s on %s", op_name(op),
-                     shmemi_dtype_name(dt));
+    shmemi_warn(fn, "cannot make the DART operation %s on %s", op_name(op),
+                shmemi_dtype_name(dt));
     return -1;
   }
   size_t nbytes = nreduce * shmemi_dtype_size(dt);
@@ -198,7 +178,7 @@ int shmemi_team_reduce(shmem_team_t team, void *dest, const void *source,
   const char *s = source, *d = dest;
   if (s < d + nbytes && d < s + nbytes) { /* in place */
     if ((copy = malloc(nbytes)) == NULL) {
-      shmemi_coll_warn(fn, "out of memory (%zu bytes)", nbytes);
+      shmemi_warn(fn, "out of memory (%zu bytes)", nbytes);
       return -1;
     }
     memcpy(copy, source, nbytes);
@@ -207,7 +187,7 @@ int shmemi_team_reduce(shmem_team_t team, void *dest, const void *source,
   dart_ret_t r = dart_allreduce(in, dest, nreduce, type, dop, team->dteam);
   free(copy);
   if (r != DART_OK) {
-    shmemi_coll_warn(fn, "dart_allreduce failed (%d)", (int)r);
+    shmemi_warn(fn, "dart_allreduce failed (%d)", (int)r);
     return -1;
   }
   return 0;

@@ -20,6 +20,7 @@ void shmem_barrier_all(void)
   if (dart_barrier(DART_TEAM_ALL) != DART_OK)
     shmemi_fatal("shmem_barrier_all", "dart_barrier failed");
 }
+SHMEMI_ALIAS(shmem_barrier_all);
 
 void shmem_sync_all(void)
 {
@@ -27,6 +28,7 @@ void shmem_sync_all(void)
   if (dart_barrier(DART_TEAM_ALL) != DART_OK)
     shmemi_fatal("shmem_sync_all", "dart_barrier failed");
 }
+SHMEMI_ALIAS(shmem_sync_all);
 
 int shmem_team_sync(shmem_team_t team)
 {
@@ -34,6 +36,7 @@ int shmem_team_sync(shmem_team_t team)
   if (!shmemi_team_check("shmem_team_sync", team)) return -1;
   return dart_barrier(team->dteam) == DART_OK ? 0 : -1;
 }
+SHMEMI_ALIAS(shmem_team_sync);
 
 /* Common checks of the team forms; 0 = go on. */
 static int team_args(const char *fn, shmem_team_t team, const void *dest,
@@ -42,7 +45,7 @@ static int team_args(const char *fn, shmem_team_t team, const void *dest,
   shmemi_check_init(fn);
   if (!shmemi_team_check(fn, team)) return -1;
   if (nbytes > 0 && (dest == NULL || source == NULL)) {
-    shmemi_coll_warn(fn, "%s is NULL", dest == NULL ? "dest" : "source");
+    shmemi_warn(fn, "%s is NULL", dest == NULL ? "dest" : "source");
     return -1;
   }
   return 0;
@@ -50,14 +53,14 @@ static int team_args(const char *fn, shmem_team_t team, const void *dest,
 
 static int dart_fail(const char *fn, const char *what, dart_ret_t r)
 {
-  shmemi_coll_warn(fn, "%s failed (%d)", what, (int)r);
+  shmemi_warn(fn, "%s failed (%d)", what, (int)r);
   return -1;
 }
 
 static void *scratch(const char *fn, size_t nbytes)
 {
   void *p = malloc(nbytes ? nbytes : 1);
-  if (p == NULL) shmemi_coll_warn(fn, "out of memory (%zu bytes)", nbytes);
+  if (p == NULL) shmemi_warn(fn, "out of memory (%zu bytes)", nbytes);
   return p;
 }
 
@@ -67,8 +70,8 @@ int shmemi_team_broadcast(shmem_team_t team, void *dest, const void *source,
   static const char *fn = "shmem_broadcast";
   if (team_args(fn, team, dest, source, nbytes) != 0) return -1;
   if (root < 0 || root >= team->size) {
-    shmemi_coll_warn(fn, "PE_root %d out of range for a team of %d PEs", root,
-                     team->size);
+    shmemi_warn(fn, "PE_root %d out of range for a team of %d PEs", root,
+                team->size);
     return -1;
   }
   if (nbytes == 0) return 0;
@@ -159,7 +162,7 @@ int shmemi_team_alltoalls(shmem_team_t team, void *dest, const void *source,
   static const char *fn = "shmem_alltoalls";
   if (team_args(fn, team, dest, source, nelems) != 0) return -1;
   if (dst < 1 || sst < 1) {
-    shmemi_coll_warn(fn, "stride %td is not positive", dst < 1 ? dst : sst);
+    shmemi_warn(fn, "stride %td is not positive", dst < 1 ? dst : sst);
     return -1;
   }
   if (nelems == 0) return 0;
@@ -210,27 +213,32 @@ int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source,
 {
   return shmemi_team_broadcast(team, dest, source, nelems, PE_root);
 }
+SHMEMI_ALIAS(shmem_broadcastmem);
 
 int shmem_collectmem(shmem_team_t team, void *dest, const void *source,
                      size_t nelems)
 {
   return shmemi_team_collect(team, dest, source, nelems);
 }
+SHMEMI_ALIAS(shmem_collectmem);
 
 int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source,
                       size_t nelems)
 {
   return shmemi_team_fcollect(team, dest, source, nelems);
 }
+SHMEMI_ALIAS(shmem_fcollectmem);
 
 int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source,
                       size_t nelems)
 {
   return shmemi_team_alltoall(team, dest, source, nelems);
 }
+SHMEMI_ALIAS(shmem_alltoallmem);
 
 int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source,
                        ptrdiff_t dst, ptrdiff_t sst, size_t nelems)
 {
   return shmemi_team_alltoalls(team, dest, source, dst, sst, nelems, 1);
 }
+SHMEMI_ALIAS(shmem_alltoallsmem);

@@ -67,6 +67,7 @@ void shmem_set_lock(long *lock)
     serving = now;
   }
 }
+SHMEMI_ALIAS(shmem_set_lock);
 
 void shmem_clear_lock(long *lock)
 {
@@ -83,6 +84,7 @@ void shmem_clear_lock(long *lock)
     old = seen;
   }
 }
+SHMEMI_ALIAS(shmem_clear_lock);
 
 int shmem_test_lock(long *lock)
 {
@@ -96,3 +98,4 @@ int shmem_test_lock(long *lock)
     old = seen; /* a ticket or a release raced with us: look again */
   }
 }
+SHMEMI_ALIAS(shmem_test_lock);

@@ -17,27 +17,29 @@
 
 /* Team forms: 0 on success, nonzero (and one log line) on error. nbytes is
  * the size of one PE's block. */
-int shmemi_team_reduce(shmem_team_t team, void *dest, const void *source,
-                       size_t nreduce, shmemi_dtype_t dt, shmemi_op_t op);
-int shmemi_team_broadcast(shmem_team_t team, void *dest, const void *source,
-                          size_t nbytes, int root);
-int shmemi_team_collect(shmem_team_t team, void *dest, const void *source,
-                        size_t nbytes);
-int shmemi_team_fcollect(shmem_team_t team, void *dest, const void *source,
-                         size_t nbytes);
-int shmemi_team_alltoall(shmem_team_t team, void *dest, const void *source,
-                         size_t nbytes);
-int shmemi_team_alltoalls(shmem_team_t team, void *dest, const void *source,
-                          ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
-                          size_t elem_size);
+SHMEMI_HIDDEN int shmemi_team_reduce(shmem_team_t team, void *dest,
+                                     const void *source, size_t nreduce,
+                                     shmemi_dtype_t dt, shmemi_op_t op);
+SHMEMI_HIDDEN int shmemi_team_broadcast(shmem_team_t team, void *dest,
+                                        const void *source, size_t nbytes,
+                                        int root);
+SHMEMI_HIDDEN int shmemi_team_collect(shmem_team_t team, void *dest,
+                                      const void *source, size_t nbytes);
+SHMEMI_HIDDEN int shmemi_team_fcollect(shmem_team_t team, void *dest,
+                                       const void *source, size_t nbytes);
+SHMEMI_HIDDEN int shmemi_team_alltoall(shmem_team_t team, void *dest,
+                                       const void *source, size_t nbytes);
+SHMEMI_HIDDEN int shmemi_team_alltoalls(shmem_team_t team, void *dest,
+                                        const void *source, ptrdiff_t dst,
+                                        ptrdiff_t sst, size_t nelems,
+                                        size_t elem_size);
 
 /* Active-set forms (OpenSHMEM 1.4 semantics, fatal on bad input). */
-void shmemi_active_sync(int PE_start, int logPE_stride, int PE_size,
-                        long *pSync);
-void shmemi_active_reduce(void *dest, const void *source, int nreduce,
-                          int PE_start, int logPE_stride, int PE_size,
-                          void *pWrk, long *pSync, shmemi_dtype_t dt,
-                          shmemi_op_t op);
+SHMEMI_HIDDEN void shmemi_active_reduce(void *dest, const void *source,
+                                        int nreduce, int PE_start,
+                                        int logPE_stride, int PE_size,
+                                        void *pWrk, long *pSync,
+                                        shmemi_dtype_t dt, shmemi_op_t op);
 
 /* Internals shared by the collective files. */
 typedef struct {
@@ -48,27 +50,32 @@ typedef struct {
 } shmemi_aset_t;
 
 /* Checks the triplet and that the caller is a member; fatal otherwise. */
-shmemi_aset_t shmemi_aset_make(const char *func, int PE_start, int logPE_stride,
-                               int PE_size, const long *pSync);
+SHMEMI_HIDDEN shmemi_aset_t shmemi_aset_make(const char *func, int PE_start,
+                                             int logPE_stride, int PE_size,
+                                             const long *pSync);
 /* Barrier of the set on pSync[0] (arrivals at member 0) and pSync[1]
  * (release); leaves both at SHMEM_SYNC_VALUE once every member returned. */
-void shmemi_aset_sync(const char *func, const shmemi_aset_t *as, long *pSync);
+SHMEMI_HIDDEN void shmemi_aset_sync(const char *func, const shmemi_aset_t *as,
+                                    long *pSync);
 /* Blocking get of nbytes at symmetric address sym on world PE pe. */
-void shmemi_coll_get(const char *func, void *dest, const void *sym,
-                     size_t nbytes, int pe);
+SHMEMI_HIDDEN void shmemi_coll_get(const char *func, void *dest,
+                                   const void *sym, size_t nbytes, int pe);
 /* Element-wise dest[i] = dest[i] op src[i]; 0 ok, -1 unsupported pair. */
-int shmemi_reduce_apply(shmemi_dtype_t dt, shmemi_op_t op, void *dest,
-                        const void *src, size_t n);
-size_t shmemi_dtype_size(shmemi_dtype_t dt);
+SHMEMI_HIDDEN int shmemi_reduce_apply(shmemi_dtype_t dt, shmemi_op_t op,
+                                      void *dest, const void *src, size_t n);
+static inline size_t shmemi_dtype_size(shmemi_dtype_t dt)
+{
+  return shmemi_dtinfo[dt].size;
+}
 /* Releases the DART types and operations of the team reductions. */
-void shmemi_reduce_fini(void);
-const char *shmemi_dtype_name(shmemi_dtype_t dt);
+SHMEMI_HIDDEN void shmemi_reduce_fini(void);
+static inline const char *shmemi_dtype_name(shmemi_dtype_t dt)
+{
+  return (unsigned)dt < SHMEMI_DT_COUNT ? shmemi_dtinfo[dt].name : "?";
+}
 
-/* One line "shmem: <func>: <message>" on stderr (no abort). */
-void shmemi_coll_warn(const char *func, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
 /* Polls with backoff: spins briefly, then yields, then sleeps (capped), so
  * waiting PEs leave the cores to the PEs they wait for. */
-void shmemi_backoff(unsigned *round);
+SHMEMI_HIDDEN void shmemi_backoff(unsigned *round);
 
 #endif /* SHMEM_COLL_H_INCLUDED */

@@ -15,8 +15,7 @@
 
 #include <stddef.h>
 
-#include <shmem.h>
-#include <dash/dart/if/dart.h>
+#include "shmem_internal.h"
 
 struct shmemi_team {
   unsigned magic;    /* SHMEMI_TEAM_MAGIC while the team is alive */
@@ -35,16 +34,16 @@ struct shmemi_team {
 
 #define SHMEMI_TEAM_MAGIC 0x7e4d5e11u
 
-int shmemi_team_init(void);
-void shmemi_team_fini(void);
+SHMEMI_HIDDEN int shmemi_team_init(void);
+SHMEMI_HIDDEN void shmemi_team_fini(void);
 
 /* 1 if team is a live team handle (not INVALID, not destroyed). */
-int shmemi_team_valid(shmem_team_t team);
+SHMEMI_HIDDEN int shmemi_team_valid(shmem_team_t team);
 /* World PE of team PE team_pe, -1 if out of range or team invalid. */
-int shmemi_team_world_pe(shmem_team_t team, int team_pe);
+SHMEMI_HIDDEN int shmemi_team_world_pe(shmem_team_t team, int team_pe);
 /* The DART team of a valid team, DART_TEAM_NULL otherwise. */
-dart_team_t shmemi_team_dart(shmem_team_t team);
+SHMEMI_HIDDEN dart_team_t shmemi_team_dart(shmem_team_t team);
 /* Live-team check that logs "shmem: <func>: invalid team <ptr>" on failure. */
-int shmemi_team_check(const char *func, shmem_team_t team);
+SHMEMI_HIDDEN int shmemi_team_check(const char *func, shmem_team_t team);
 
 #endif /* SHMEM_TEAM_H_INCLUDED */

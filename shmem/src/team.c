@@ -6,7 +6,6 @@
  * per new team (split_2d: once per row and once per column); PEs outside a
  * group get DART_TEAM_NULL and, from us, SHMEM_TEAM_INVALID.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,17 +20,6 @@ shmem_team_t SHMEM_TEAM_SHARED = SHMEM_TEAM_INVALID;
 
 static struct shmemi_team *live_teams;
 
-void shmemi_coll_warn(const char *func, const char *fmt, ...)
-{
-  char msg[256];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  fprintf(stderr, "shmem: %s: %s\n", func, msg);
-  fflush(stderr);
-}
-
 int shmemi_team_valid(shmem_team_t team)
 {
   for (struct shmemi_team *t = live_teams; t != NULL; t = t->next)
@@ -43,9 +31,9 @@ int shmemi_team_check(const char *func, shmem_team_t team)
 {
   if (shmemi_team_valid(team)) return 1;
   if (team == SHMEM_TEAM_INVALID)
-    shmemi_coll_warn(func, "team is SHMEM_TEAM_INVALID");
+    shmemi_warn(func, "team is SHMEM_TEAM_INVALID");
   else
-    shmemi_coll_warn(func, "invalid or destroyed team %p", (void *)team);
+    shmemi_warn(func, "invalid or destroyed team %p", (void *)team);
   return 0;
 }
 
@@ -121,7 +109,7 @@ static int team_create(const char *func, shmem_team_t parent, const int *ppes,
   *out = SHMEM_TEAM_INVALID;
   if (world == NULL || dart_group_create(&g) != DART_OK) {
     free(world);
-    shmemi_coll_warn(func, "out of memory for a team of %d PEs", n);
+    shmemi_warn(func, "out of memory for a team of %d PEs", n);
     return -1;
   }
   int rc = 0;
@@ -139,8 +127,7 @@ static int team_create(const char *func, shmem_team_t parent, const int *ppes,
       rc = -1;
     }
   }
-  if (rc != 0)
-    shmemi_coll_warn(func, "creating a DART team of %d PEs failed", n);
+  if (rc != 0) shmemi_warn(func, "creating a DART team of %d PEs failed", n);
   free(world);
   return rc;
 }
@@ -211,7 +198,7 @@ int shmemi_team_init(void)
   if (SHMEM_TEAM_WORLD == SHMEM_TEAM_INVALID) return -1;
   SHMEM_TEAM_WORLD->predefined = 1;
   if (team_shared_init() != 0) {
-    shmemi_coll_warn("shmem_init", "cannot build SHMEM_TEAM_SHARED");
+    shmemi_warn("shmem_init", "cannot build SHMEM_TEAM_SHARED");
     return -1;
   }
   return 0;
@@ -231,24 +218,27 @@ int shmem_team_my_pe(shmem_team_t team)
 {
   return shmemi_team_valid(team) ? team->my_pe : -1;
 }
+SHMEMI_ALIAS(shmem_team_my_pe);
 
 int shmem_team_n_pes(shmem_team_t team)
 {
   return shmemi_team_valid(team) ? team->size : -1;
 }
+SHMEMI_ALIAS(shmem_team_n_pes);
 
 int shmem_team_get_config(shmem_team_t team, long config_mask,
                           shmem_team_config_t *config)
 {
   if (!shmemi_team_valid(team)) return -1;
   if (config == NULL) {
-    shmemi_coll_warn("shmem_team_get_config", "config is NULL");
+    shmemi_warn("shmem_team_get_config", "config is NULL");
     return -1;
   }
   if (config_mask & SHMEM_TEAM_NUM_CONTEXTS)
     config->num_contexts = team->config.num_contexts;
   return 0;
 }
+SHMEMI_ALIAS(shmem_team_get_config);
 
 int shmem_team_translate_pe(shmem_team_t src_team, int src_pe,
                             shmem_team_t dest_team)
@@ -264,6 +254,7 @@ int shmem_team_translate_pe(shmem_team_t src_team, int src_pe,
     return -1;
   return dest_team->team_of_dart[lu.id];
 }
+SHMEMI_ALIAS(shmem_team_translate_pe);
 
 /* Checks done before a split's collective part; every parent PE passes the
  * same arguments, so all of them return early together. */
@@ -271,7 +262,7 @@ static int split_parent_ok(const char *func, shmem_team_t parent,
                            shmem_team_t *out)
 {
   if (out == NULL) {
-    shmemi_coll_warn(func, "new_team is NULL");
+    shmemi_warn(func, "new_team is NULL");
     return 0;
   }
   *out = SHMEM_TEAM_INVALID;
@@ -290,10 +281,10 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride,
   long last = (long)start + (long)stride * (size - 1);
   if (size < 1 || size > psize || start < 0 || start >= psize || last < 0 ||
       last >= psize || (stride == 0 && size > 1)) {
-    shmemi_coll_warn(fn,
-                     "start %d, stride %d, size %d out of range for a parent "
-                     "of %d PEs",
-                     start, stride, size, psize);
+    shmemi_warn(fn,
+                "start %d, stride %d, size %d out of range for a parent "
+                "of %d PEs",
+                start, stride, size, psize);
     return -1;
   }
   int *ppes = malloc(sizeof(int) * (size_t)size);
@@ -304,6 +295,7 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride,
   team_set_config(*new_team, config, config_mask);
   return rc;
 }
+SHMEMI_ALIAS(shmem_team_split_strided);
 
 /* Row r of split_2d: parent PEs r*xrange .. ; column c: c, c+xrange, ... */
 static int split_axis(const char *func, shmem_team_t parent, int xrange,
@@ -340,11 +332,11 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
   if (yaxis_team != NULL) *yaxis_team = SHMEM_TEAM_INVALID;
   if (!split_parent_ok(fn, parent_team, xaxis_team)) return -1;
   if (yaxis_team == NULL) {
-    shmemi_coll_warn(fn, "yaxis_team is NULL");
+    shmemi_warn(fn, "yaxis_team is NULL");
     return -1;
   }
   if (xrange < 1) {
-    shmemi_coll_warn(fn, "xrange %d is not positive", xrange);
+    shmemi_warn(fn, "xrange %d is not positive", xrange);
     return -1;
   }
   int psize = parent_team->size;
@@ -357,6 +349,7 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
   team_set_config(*yaxis_team, yaxis_config, yaxis_mask);
   return 0;
 }
+SHMEMI_ALIAS(shmem_team_split_2d);
 
 void shmem_team_destroy(shmem_team_t team)
 {
@@ -364,13 +357,14 @@ void shmem_team_destroy(shmem_team_t team)
   if (team == SHMEM_TEAM_INVALID) return;
   if (!shmemi_team_check(fn, team)) return;
   if (team->predefined) {
-    shmemi_coll_warn(fn, "%s cannot be destroyed (ignored)",
-                     team == SHMEM_TEAM_WORLD ? "SHMEM_TEAM_WORLD"
-                                              : "SHMEM_TEAM_SHARED");
+    shmemi_warn(fn, "%s cannot be destroyed (ignored)",
+                team == SHMEM_TEAM_WORLD ? "SHMEM_TEAM_WORLD"
+                                         : "SHMEM_TEAM_SHARED");
     return;
   }
   shmemi_quiet_all();
   if (dart_team_destroy(&team->dteam) != DART_OK)
-    shmemi_coll_warn(fn, "dart_team_destroy failed for team %p", (void *)team);
+    shmemi_warn(fn, "dart_team_destroy failed for team %p", (void *)team);
   team_free(team);
 }
+SHMEMI_ALIAS(shmem_team_destroy);
