@@ -8,6 +8,7 @@
  * size with a DART custom operation calling the kernel; both are made on
  * first use and kept per (type, operation) until shmem_finalize.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,22 +121,27 @@ static void dart_kernel(const void *in, void *inout, size_t len, void *ud)
   shmemi_reduce_apply(k->dt, k->op, inout, in, len);
 }
 
+static pthread_mutex_t ops_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static int dart_op_of(shmemi_dtype_t dt, shmemi_op_t op, dart_datatype_t *type,
                       dart_operation_t *dop)
 {
+  int rc = 0;
+  pthread_mutex_lock(&ops_lock);
   if (dtypes[dt] == DART_TYPE_UNDEFINED &&
       dart_type_create_custom(shmemi_dtype_size(dt), &dtypes[dt]) != DART_OK)
-    return -1;
-  if (dops[dt][op] == DART_OP_UNDEFINED) {
+    rc = -1;
+  if (rc == 0 && dops[dt][op] == DART_OP_UNDEFINED) {
     keys[dt][op].dt = dt;
     keys[dt][op].op = op;
     if (dart_op_create(dart_kernel, &keys[dt][op], true, dtypes[dt], false,
                        &dops[dt][op]) != DART_OK)
-      return -1;
+      rc = -1;
   }
   *type = dtypes[dt];
   *dop = dops[dt][op];
-  return 0;
+  pthread_mutex_unlock(&ops_lock);
+  return rc;
 }
 
 void shmemi_reduce_fini(void)

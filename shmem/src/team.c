@@ -6,6 +6,7 @@
  * per new team (split_2d: once per row and once per column); PEs outside a
  * group get DART_TEAM_NULL and, from us, SHMEM_TEAM_INVALID.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,13 +19,23 @@
 shmem_team_t SHMEM_TEAM_WORLD = SHMEM_TEAM_INVALID;
 shmem_team_t SHMEM_TEAM_SHARED = SHMEM_TEAM_INVALID;
 
+/* Live teams; the lock lets threads of SHMEM_THREAD_MULTIPLE programs check
+ * handles while another thread makes or destroys a team. */
 static struct shmemi_team *live_teams;
+static pthread_mutex_t teams_lock = PTHREAD_MUTEX_INITIALIZER;
 
 int shmemi_team_valid(shmem_team_t team)
 {
+  int ok = 0;
+  if (team == SHMEM_TEAM_INVALID) return 0;
+  pthread_mutex_lock(&teams_lock);
   for (struct shmemi_team *t = live_teams; t != NULL; t = t->next)
-    if (t == team) return t->magic == SHMEMI_TEAM_MAGIC;
-  return 0;
+    if (t == team) {
+      ok = t->magic == SHMEMI_TEAM_MAGIC;
+      break;
+    }
+  pthread_mutex_unlock(&teams_lock);
+  return ok;
 }
 
 int shmemi_team_check(const char *func, shmem_team_t team)
@@ -51,10 +62,12 @@ dart_team_t shmemi_team_dart(shmem_team_t team)
 
 static void team_free(struct shmemi_team *t)
 {
+  pthread_mutex_lock(&teams_lock);
   struct shmemi_team **pp = &live_teams;
   while (*pp != NULL && *pp != t) pp = &(*pp)->next;
   if (*pp == t) *pp = t->next;
   t->magic = 0;
+  pthread_mutex_unlock(&teams_lock);
   free(t->world);
   free(t->dart_unit);
   free(t->team_of_dart);
@@ -93,8 +106,10 @@ static struct shmemi_team *team_new(dart_team_t dteam, const int *world, int n)
     if (lu.id != i) t->ordered = 0;
   }
   t->magic = SHMEMI_TEAM_MAGIC;
+  pthread_mutex_lock(&teams_lock);
   t->next = live_teams;
   live_teams = t;
+  pthread_mutex_unlock(&teams_lock);
   return t;
 }
 
