@@ -296,13 +296,30 @@ def gen_coll(o, types):
 
 
 # ---- C11 generics --------------------------------------------------------
+# The C type each fixed-width/size typedef is on LP64 Linux (x86-64,
+# aarch64): _Generic associations must be distinct types, so a selection
+# has one entry per distinct C type, the first table entry of that type
+# with the class (a plain C type name before its typedefs).
+CANON = {"int8_t": "signed char", "int16_t": "short", "int32_t": "int",
+         "int64_t": "long", "uint8_t": "unsigned char",
+         "uint16_t": "unsigned short", "uint32_t": "unsigned int",
+         "uint64_t": "unsigned long", "size_t": "unsigned long",
+         "ptrdiff_t": "long"}
+
+
 def sel(types, cls, fmt, quals=("",)):
-    ent = []
-    for t in types:
-        if "g" not in t["cls"] or cls not in t["cls"]:
+    ent, seen = [], set()
+    ordered = [t for t in types if "g" in t["cls"]] + \
+        [t for t in types if "g" not in t["cls"]]
+    for t in ordered:
+        if cls not in t["cls"] and not (cls == "s" and "c" in t["cls"]):
             continue
+        c = CANON.get(t["ctype"], t["ctype"])
+        if c in seen:
+            continue
+        seen.add(c)
         for q in quals:
-            ent.append("%s%s *: %s" % (q, t["ctype"], fmt % t["tname"]))
+            ent.append("%s%s *: %s" % (q, c, fmt % t["tname"]))
     return ", ".join(ent)
 
 
@@ -359,6 +376,11 @@ def generics(types):
         plain(c, "R", "%s_" + c, argsel=a2)
     for op, cls, _ in RED_OPS:
         plain("%s_reduce" % op, cls, "%s_" + op + "_reduce", argsel=a2)
+    # shmem_sync(team) is shmem_team_sync; with four arguments the
+    # deprecated active-set shmem_sync.
+    g.append("#define SHMEMI_PICK5(a, b, c, d, e, ...) e")
+    g.append("#define shmem_sync(...) SHMEMI_PICK5(__VA_ARGS__, shmem_sync, "
+             "shmem_sync, shmem_sync, shmem_team_sync, 0)(__VA_ARGS__)")
     return "\n".join(g)
 
 

@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <link.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,12 @@
 
 #define HEAP_DEFAULT_SIZE ((size_t)128 << 20)
 #define HEAP_MIN_ALIGN 64
+/* Every PE's heap starts at an address aligned to HEAP_ORIGIN_ALIGN (its
+ * own pad into its DART portion), so that an offset aligned to at most
+ * this is an aligned address on every PE (shmem_align). */
+#define HEAP_ORIGIN_ALIGN ((size_t)16 << 20)
+
+static uint64_t *heap_pad; /* [n_pes] pad of each PE's heap origin */
 
 /* The executable's writable PT_LOAD segment (data and BSS), without its
  * RELRO part (read-only after relocation): the first object
@@ -115,8 +122,8 @@ int shmemi_heap_init(void)
   size_t size = env ? parse_size(env, fn) : HEAP_DEFAULT_SIZE;
   size = (size + 4095) & ~(size_t)4095;
   dart_gptr_t g;
-  if (dart_team_memalloc_aligned(DART_TEAM_ALL, size, DART_TYPE_BYTE, &g) !=
-      DART_OK)
+  if (dart_team_memalloc_aligned(DART_TEAM_ALL, size + HEAP_ORIGIN_ALIGN,
+                                 DART_TYPE_BYTE, &g) != DART_OK)
     shmemi_fatal(fn,
                  "cannot allocate a symmetric heap of %zu bytes "
                  "(SHMEM_SYMMETRIC_SIZE)",
@@ -130,7 +137,7 @@ int shmemi_heap_init(void)
     void *a = NULL;
     g.unitid = pe;
     g.addr_or_offs.offset = 0;
-    if (dartx_gptr_mapped(g, size, &a) != DART_OK)
+    if (dartx_gptr_mapped(g, size + HEAP_ORIGIN_ALIGN, &a) != DART_OK)
       shmemi_fatal(fn, "heap of PE %d does not resolve", pe);
     shmemi_g.heap_peer[pe] = a;
     mapped += a != NULL;
@@ -143,7 +150,16 @@ int shmemi_heap_init(void)
     shmemi_fatal(fn, "own heap has no address");
   mapped += shmemi_g.heap_peer[shmemi_g.my_pe] == NULL;
   shmemi_g.heap_peer[shmemi_g.my_pe] = own;
-  shmemi_g.heap_base = own;
+  heap_pad = calloc((size_t)shmemi_g.n_pes, sizeof *heap_pad);
+  if (heap_pad == NULL) shmemi_fatal(fn, "out of memory");
+  uint64_t pad = (HEAP_ORIGIN_ALIGN - (uintptr_t)own % HEAP_ORIGIN_ALIGN) %
+                 HEAP_ORIGIN_ALIGN;
+  if (dart_allgather(&pad, heap_pad, 1, DART_TYPE_ULONG, DART_TEAM_ALL) !=
+      DART_OK)
+    shmemi_fatal(fn, "allgather of the heap origins failed");
+  for (int pe = 0; pe < shmemi_g.n_pes; pe++)
+    if (shmemi_g.heap_peer[pe] != NULL) shmemi_g.heap_peer[pe] += heap_pad[pe];
+  shmemi_g.heap_base = shmemi_g.heap_peer[shmemi_g.my_pe];
   shmemi_g.single_node = mapped == shmemi_g.n_pes;
   register_data(fn);
   nblocks = 0;
@@ -157,6 +173,8 @@ void shmemi_heap_fini(void)
   dart_team_memfree(shmemi_g.heap_gptr);
   free(shmemi_g.heap_peer);
   shmemi_g.heap_peer = NULL;
+  free(heap_pad);
+  heap_pad = NULL;
   shmemi_g.heap_base = NULL;
   free(blocks);
   blocks = NULL;
@@ -186,7 +204,7 @@ int shmemi_gptr(const void *sym_addr, int world_pe, dart_gptr_t *out)
   if (s < 0) return -1;
   *out = s == 0 ? shmemi_g.heap_gptr : shmemi_g.data_gptr;
   out->unitid = world_pe;
-  out->addr_or_offs.offset = off;
+  out->addr_or_offs.offset = off + (s == 0 ? heap_pad[world_pe] : 0);
   return 0;
 }
 
@@ -246,6 +264,7 @@ static void *heap_alloc(size_t size, size_t align)
   size_t off;
   if (size == 0) size = 1;
   if (align < HEAP_MIN_ALIGN) align = HEAP_MIN_ALIGN;
+  if (align > HEAP_ORIGIN_ALIGN) return NULL;
   pthread_mutex_lock(&heap_mu);
   int r = size > shmemi_g.heap_size ? -1 : heap_alloc_locked(size, align, &off);
   pthread_mutex_unlock(&heap_mu);

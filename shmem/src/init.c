@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <dash/dart/ext/dartx.h>
+#include <mpi.h>
 
 #include "shmem_internal.h"
 
@@ -75,8 +76,12 @@ static int init_dart(int requested, const char *fn)
                        : dart_init(NULL, NULL);
     if (r != DART_OK) shmemi_fatal(fn, "dart_init failed (%d)", (int)r);
     shmemi_g.dart_owned = 1;
-  } else if (requested == SHMEM_THREAD_MULTIPLE) {
-    lvl = DART_THREAD_MULTIPLE; /* the application chose MPI's level */
+  } else {
+    /* DART (and MPI) started by the application: MPI's level decides. */
+    int mpi_lvl = MPI_THREAD_SINGLE;
+    if (MPI_Query_thread(&mpi_lvl) == MPI_SUCCESS &&
+        mpi_lvl == MPI_THREAD_MULTIPLE)
+      lvl = DART_THREAD_MULTIPLE;
   }
   if (requested <= SHMEM_THREAD_SERIALIZED) return requested;
   return lvl == DART_THREAD_MULTIPLE ? SHMEM_THREAD_MULTIPLE
@@ -130,6 +135,13 @@ void start_pes(int npes)
   (void)npes;
   shmem_init();
 }
+
+/* Profiling control: no levels of its own (tools intercept it). */
+void shmem_pcontrol(const int level, ...)
+{
+  (void)level;
+}
+SHMEMI_ALIAS(shmem_pcontrol);
 
 void shmem_query_thread(int *provided)
 {

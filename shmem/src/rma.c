@@ -20,7 +20,10 @@ void shmemi_target(const void *addr, size_t nbytes, int pe, const char *fn,
                  addr);
   t->seg = t->g.segid == shmemi_g.heap_gptr.segid ? 0 : 1;
   size_t lim = t->seg == 0 ? shmemi_g.heap_size : shmemi_g.data_size;
-  if (__builtin_expect(nbytes > lim - t->g.addr_or_offs.offset, 0))
+  size_t off =
+      (size_t)((const char *)addr -
+               (t->seg == 0 ? shmemi_g.heap_base : shmemi_g.data_base));
+  if (__builtin_expect(nbytes > lim - off, 0))
     shmemi_fatal(fn, "%zu bytes at %p (PE %d) exceed the symmetric %s", nbytes,
                  addr, pe, t->seg == 0 ? "heap" : "data segment");
   t->local = shmemi_local_ptr(addr, pe);

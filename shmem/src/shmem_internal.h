@@ -40,9 +40,9 @@ typedef struct {
   int thread_level;      /* SHMEM_THREAD_* provided                      */
   int dart_owned;        /* shmem_init started DART (finalize stops it)  */
   dart_gptr_t heap_gptr; /* the symmetric heap: one DART_TEAM_ALL segment */
-  char *heap_base;       /* the caller's portion                          */
-  size_t heap_size;
-  char **heap_peer; /* [n_pes] load/store base of each PE's heap, or NULL */
+  char *heap_base;       /* the caller's heap origin (in its portion)     */
+  size_t heap_size;      /* usable bytes from the origin                  */
+  char **heap_peer; /* [n_pes] load/store origin of each PE's heap, or NULL */
   dart_gptr_t data_gptr; /* data+BSS registration (DART_TEAM_ALL)        */
   char *data_base;
   size_t data_size;
