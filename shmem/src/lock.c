@@ -1,0 +1,101 @@
+/*
+ * Distributed locks: a ticket lock in PE 0's copy of the symmetric long.
+ *
+ * The upper 32 bits count the tickets handed out, the lower 32 the ticket
+ * being served; both start at 0 (the spec's initial value of a lock), the
+ * lock is free when they are equal. shmem_set_lock takes a ticket with one
+ * remote fetch-and-add and waits its turn (first come, first served),
+ * polling PE 0's word with a backoff that grows with the time waited and
+ * yields the core, so waiters on an oversubscribed node do not starve the
+ * holder. shmem_clear_lock completes the caller's RMA (shmem_quiet) and
+ * advances the served half with a compare-and-swap, so its 32-bit wrap never
+ * carries into the ticket half.
+ */
+#include <stdint.h>
+
+_Static_assert(sizeof(long) == 8,
+               "the ticket lock packs two 32-bit halves in a long");
+
+#include "shmem_coll.h"
+
+#define LOCK_PE 0
+#define TICKET_ONE ((unsigned long)1 << 32)
+#define LOW_MASK 0xffffffffUL
+
+static dart_gptr_t lock_gptr(const char *fn, long *lock)
+{
+  dart_gptr_t g;
+  shmemi_check_init(fn);
+  if (lock == NULL) shmemi_fatal(fn, "lock is NULL");
+  if (shmemi_gptr(lock, LOCK_PE, &g) != 0)
+    shmemi_fatal(fn, "lock %p is not a symmetric address", (void *)lock);
+  return g;
+}
+
+static unsigned long lock_fop(const char *fn, dart_gptr_t g, unsigned long v,
+                              dart_operation_t op)
+{
+  unsigned long old = 0;
+  if (dart_fetch_and_op(g, &v, &old, DART_TYPE_ULONG, op) != DART_OK ||
+      dart_flush(g) != DART_OK)
+    shmemi_fatal(fn, "atomic on the lock word failed");
+  return old;
+}
+
+static unsigned long lock_cas(const char *fn, dart_gptr_t g,
+                              unsigned long expect, unsigned long v)
+{
+  unsigned long old = 0;
+  if (dart_compare_and_swap(g, &v, &expect, &old, DART_TYPE_ULONG) != DART_OK ||
+      dart_flush(g) != DART_OK)
+    shmemi_fatal(fn, "compare-and-swap on the lock word failed");
+  return old;
+}
+
+void shmem_set_lock(long *lock)
+{
+  static const char *fn = "shmem_set_lock";
+  dart_gptr_t g = lock_gptr(fn, lock);
+  unsigned long w = lock_fop(fn, g, TICKET_ONE, DART_OP_SUM);
+  unsigned long ticket = (w >> 32) & LOW_MASK, serving = w & LOW_MASK;
+  unsigned round = 0;
+  while (serving != ticket) {
+    unsigned long ahead = (ticket - serving) & LOW_MASK;
+    for (unsigned long k = 0; k < ahead && k < 8; k++) shmemi_backoff(&round);
+    unsigned long now = lock_fop(fn, g, 0, DART_OP_NO_OP) & LOW_MASK;
+    if (now != serving) round = 0; /* the queue moved: look closer again */
+    serving = now;
+  }
+}
+SHMEMI_ALIAS(shmem_set_lock);
+
+void shmem_clear_lock(long *lock)
+{
+  static const char *fn = "shmem_clear_lock";
+  dart_gptr_t g = lock_gptr(fn, lock);
+  shmemi_quiet_all();
+  unsigned long old = lock_fop(fn, g, 0, DART_OP_NO_OP);
+  for (;;) {
+    if (((old >> 32) & LOW_MASK) == (old & LOW_MASK))
+      shmemi_fatal(fn, "lock %p is not held", (void *)lock);
+    unsigned long nw = (old & ~LOW_MASK) | ((old + 1) & LOW_MASK);
+    unsigned long seen = lock_cas(fn, g, old, nw);
+    if (seen == old) return;
+    old = seen;
+  }
+}
+SHMEMI_ALIAS(shmem_clear_lock);
+
+int shmem_test_lock(long *lock)
+{
+  static const char *fn = "shmem_test_lock";
+  dart_gptr_t g = lock_gptr(fn, lock);
+  unsigned long old = lock_fop(fn, g, 0, DART_OP_NO_OP);
+  for (;;) {
+    if (((old >> 32) & LOW_MASK) != (old & LOW_MASK)) return 1;
+    unsigned long seen = lock_cas(fn, g, old, old + TICKET_ONE);
+    if (seen == old) return 0;
+    old = seen; /* a ticket or a release raced with us: look again */
+  }
+}
+SHMEMI_ALIAS(shmem_test_lock);

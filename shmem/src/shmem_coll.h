@@ -1,0 +1,81 @@
+/*
+ * Collectives of the OpenSHMEM layer.
+ *
+ * Team forms (coll_team.c, coll_reduce.c) run DART's collectives on the
+ * team's DART team; active-set forms (coll_active.c) involve only the PEs of
+ * the set and work one-sided on the symmetric pSync/source arrays: a
+ * counter barrier on pSync[0..1], data moved by dart_get from the other PEs'
+ * symmetric source. Entry points used by S1's generated typed wrappers.
+ */
+#ifndef SHMEM_COLL_H_INCLUDED
+#define SHMEM_COLL_H_INCLUDED
+
+#include <stddef.h>
+
+#include "shmem_internal.h"
+#include "shmem_team.h"
+
+/* Team forms: 0 on success, nonzero (and one log line) on error. nbytes is
+ * the size of one PE's block. */
+SHMEMI_HIDDEN int shmemi_team_reduce(shmem_team_t team, void *dest,
+                                     const void *source, size_t nreduce,
+                                     shmemi_dtype_t dt, shmemi_op_t op);
+SHMEMI_HIDDEN int shmemi_team_broadcast(shmem_team_t team, void *dest,
+                                        const void *source, size_t nbytes,
+                                        int root);
+SHMEMI_HIDDEN int shmemi_team_collect(shmem_team_t team, void *dest,
+                                      const void *source, size_t nbytes);
+SHMEMI_HIDDEN int shmemi_team_fcollect(shmem_team_t team, void *dest,
+                                       const void *source, size_t nbytes);
+SHMEMI_HIDDEN int shmemi_team_alltoall(shmem_team_t team, void *dest,
+                                       const void *source, size_t nbytes);
+SHMEMI_HIDDEN int shmemi_team_alltoalls(shmem_team_t team, void *dest,
+                                        const void *source, ptrdiff_t dst,
+                                        ptrdiff_t sst, size_t nelems,
+                                        size_t elem_size);
+
+/* Active-set forms (OpenSHMEM 1.4 semantics, fatal on bad input). */
+SHMEMI_HIDDEN void shmemi_active_reduce(void *dest, const void *source,
+                                        int nreduce, int PE_start,
+                                        int logPE_stride, int PE_size,
+                                        void *pWrk, long *pSync,
+                                        shmemi_dtype_t dt, shmemi_op_t op);
+
+/* Internals shared by the collective files. */
+typedef struct {
+  int start;  /* world PE of set member 0 */
+  int stride; /* 1 << logPE_stride */
+  int size;
+  int me; /* the caller's index in the set, -1 if not a member */
+} shmemi_aset_t;
+
+/* Checks the triplet and that the caller is a member; fatal otherwise. */
+SHMEMI_HIDDEN shmemi_aset_t shmemi_aset_make(const char *func, int PE_start,
+                                             int logPE_stride, int PE_size,
+                                             const long *pSync);
+/* Barrier of the set on pSync[0] (arrivals at member 0) and pSync[1]
+ * (release); leaves both at SHMEM_SYNC_VALUE once every member returned. */
+SHMEMI_HIDDEN void shmemi_aset_sync(const char *func, const shmemi_aset_t *as,
+                                    long *pSync);
+/* Blocking get of nbytes at symmetric address sym on world PE pe. */
+SHMEMI_HIDDEN void shmemi_coll_get(const char *func, void *dest,
+                                   const void *sym, size_t nbytes, int pe);
+/* Element-wise dest[i] = dest[i] op src[i]; 0 ok, -1 unsupported pair. */
+SHMEMI_HIDDEN int shmemi_reduce_apply(shmemi_dtype_t dt, shmemi_op_t op,
+                                      void *dest, const void *src, size_t n);
+static inline size_t shmemi_dtype_size(shmemi_dtype_t dt)
+{
+  return shmemi_dtinfo[dt].size;
+}
+/* Releases the DART types and operations of the team reductions. */
+SHMEMI_HIDDEN void shmemi_reduce_fini(void);
+static inline const char *shmemi_dtype_name(shmemi_dtype_t dt)
+{
+  return (unsigned)dt < SHMEMI_DT_COUNT ? shmemi_dtinfo[dt].name : "?";
+}
+
+/* Polls with backoff: spins briefly, then yields, then sleeps (capped), so
+ * waiting PEs leave the cores to the PEs they wait for. */
+SHMEMI_HIDDEN void shmemi_backoff(unsigned *round);
+
+#endif /* SHMEM_COLL_H_INCLUDED */
