@@ -8,7 +8,7 @@
 
 #include "dart_log.h"
 #include "dart_mpi.h"
-#include "dart_segment.h"
+#include "globmem/dart_segment.h"
 #include "transport/progress.h"
 
 dart_ret_t dartx_gptr_mapped(dart_gptr_t gptr, size_t nbytes, void **addr)

@@ -3,10 +3,11 @@
 # makes and on the sources as the compiler reads them:
 #
 #   base 0 < team 1 < transport 2 < types 3 < memory 4 < operations 5
-#   < runtime 6
+#   < runtime 6 < ext 7
 #
 # (src/base, src/team, src/transport, src/types, src/globmem;
-# src/onesided, src/locks, src/coll, src/locality; src/runtime). A file's
+# src/onesided, src/locks, src/coll, src/locality; src/runtime; src/ext,
+# the dartx_ extension interface for layers over DART). A file's
 # layer is the folder it lives in.
 #
 #  1. calls: every undefined dart__* symbol of an object of the library
@@ -42,10 +43,11 @@ layer_of() { # <path relative to src/> -> layer number, or empty
     globmem/*) echo 4 ;;
     onesided/* | locks/* | coll/* | locality/*) echo 5 ;;
     runtime/*) echo 6 ;;
+    ext/*) echo 7 ;;
     *) echo "" ;;
   esac
 }
-names=(base team transport types memory operations runtime)
+names=(base team transport types memory operations runtime ext)
 fail() {
   echo "$*"
   bad=1
@@ -64,9 +66,9 @@ function layer(p) {
   if (p ~ /^transport\//) return 2; if (p ~ /^types\//) return 3
   if (p ~ /^globmem\//) return 4
   if (p ~ /^(onesided|locks|coll|locality)\//) return 5
-  if (p ~ /^runtime\//) return 6; return -1
+  if (p ~ /^runtime\//) return 6; if (p ~ /^ext\//) return 7; return -1
 }
-BEGIN { split("base team transport types memory operations runtime", nm, " ") }'
+BEGIN { split("base team transport types memory operations runtime ext", nm, " ") }'
 mapfile -t objs < <(find "$objdir" -path '*/src/*' -name '*.o' | sort)
 if [ "${#objs[@]}" -eq 0 ]; then
   fail "no objects under $objdir (build the library first)"

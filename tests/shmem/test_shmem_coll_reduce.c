@@ -22,18 +22,33 @@ static void *sbuf, *dbuf; /* symmetric, NR * 16 bytes each */
 /* Expected results over team PEs 0..n-1 contributing v(p, k). */
 #define VAL(p, k) ((p) + (k) + 1)
 
+// clang-format off
 #define BITWISE_TYPES(X)                                                       \
   X(uchar, unsigned char)                                                      \
-  X(ushort, unsigned short) X(uint, unsigned int) X(ulong, unsigned long)      \
-      X(ulonglong, unsigned long long) X(int8, int8_t) X(int16, int16_t)       \
-          X(int32, int32_t) X(int64, int64_t) X(uint8, uint8_t)                \
-              X(uint16, uint16_t) X(uint32, uint32_t) X(uint64, uint64_t)      \
-                  X(size, size_t)
+  X(ushort, unsigned short)                                                    \
+  X(uint, unsigned int)                                                        \
+  X(ulong, unsigned long)                                                      \
+  X(ulonglong, unsigned long long)                                             \
+  X(int8, int8_t)                                                              \
+  X(int16, int16_t)                                                            \
+  X(int32, int32_t)                                                            \
+  X(int64, int64_t)                                                            \
+  X(uint8, uint8_t)                                                            \
+  X(uint16, uint16_t)                                                          \
+  X(uint32, uint32_t)                                                          \
+  X(uint64, uint64_t)                                                          \
+  X(size, size_t)
 
 #define INT_TYPES(X)                                                           \
   X(char, char)                                                                \
-  X(schar, signed char) X(short, short) X(int, int) X(long, long)              \
-      X(longlong, long long) X(ptrdiff, ptrdiff_t) BITWISE_TYPES(X)
+  X(schar, signed char)                                                        \
+  X(short, short)                                                              \
+  X(int, int)                                                                  \
+  X(long, long)                                                                \
+  X(longlong, long long)                                                       \
+  X(ptrdiff, ptrdiff_t)                                                        \
+  BITWISE_TYPES(X)
+// clang-format on
 
 #define FLOAT_TYPES(X)                                                         \
   X(float, float) X(double, double) X(longdouble, long double)
