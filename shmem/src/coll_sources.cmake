@@ -1,5 +1,5 @@
-# Sources of the teams, collectives and locks of libdart-shmem (helper S2's
-# part), included by shmem/CMakeLists.txt.
+# Sources of the teams, collectives and locks of libdart-shmem, included by
+# shmem/CMakeLists.txt.
 set(SHMEMI_COLL_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/team.c
     ${CMAKE_CURRENT_LIST_DIR}/coll_team.c

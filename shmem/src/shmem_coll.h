@@ -5,7 +5,7 @@
  * team's DART team; active-set forms (coll_active.c) involve only the PEs of
  * the set and work one-sided on the symmetric pSync/source arrays: a
  * counter barrier on pSync[0..1], data moved by dart_get from the other PEs'
- * symmetric source. Entry points used by S1's generated typed wrappers.
+ * symmetric source. Entry points of the generated typed wrappers.
  */
 #ifndef SHMEM_COLL_H_INCLUDED
 #define SHMEM_COLL_H_INCLUDED

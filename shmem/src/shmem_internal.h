@@ -51,7 +51,7 @@ typedef struct {
 
 extern shmemi_state_t shmemi_g SHMEMI_HIDDEN;
 
-/* ---- What S1 provides to the whole library ------------------------------
+/* ---- The core (init.c, heap.c, ctx.c, rma.c, amo.c, sync.c) -------------
  */
 SHMEMI_HIDDEN int shmemi_my_pe(void);
 SHMEMI_HIDDEN int shmemi_n_pes(void);
@@ -77,9 +77,9 @@ SHMEMI_HIDDEN void shmemi_check_init(const char *func);
 SHMEMI_HIDDEN void *shmemi_sym_alloc(size_t size, size_t align);
 SHMEMI_HIDDEN void shmemi_sym_free(void *ptr);
 
-/* ---- What S2 provides (shmem_team.h / shmem_coll.h) ----------------------
- * Declared here too so that S1's generated wrappers and core code compile
- * without S2's headers; S2's headers must agree. */
+/* ---- Teams and collectives (team.c, coll*.c; shmem_team.h, shmem_coll.h)
+ * Declared here too for the generated wrappers and the core; the two
+ * headers must agree with these declarations. */
 SHMEMI_HIDDEN int shmemi_team_init(void);
 SHMEMI_HIDDEN void shmemi_team_fini(void);
 SHMEMI_HIDDEN int shmemi_team_world_pe(shmem_team_t team, int team_pe);
