@@ -7,6 +7,16 @@
  *
  * Usage: test_obs_threads (skips with 77 without MPI_THREAD_MULTIPLE).
  */
+#if defined(__SANITIZE_ADDRESS__)
+#define OBS_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define OBS_ASAN 1
+#endif
+#endif
+#ifndef OBS_ASAN
+#define OBS_ASAN 0
+#endif
 #include <dash/dart/if/dart.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -85,8 +95,15 @@ int main(int argc, char **argv)
   /* kept per thread, a record of ~22 KiB (statistics) and a 2 MiB trace
    * buffer measured +8.7 MiB RSS / +19 MiB data (statistics) and +12 MiB /
    * +1.8 GiB (both) here; freed, +0 */
+#if OBS_ASAN
+  /* AddressSanitizer keeps freed blocks in its quarantine (256 MiB): a
+   * free does not show in RSS or data there; the bounds hold in every
+   * other build, the data below is checked in all */
+  if (me == 0) printf("AddressSanitizer build: memory bounds not checked\n");
+#else
   TEST_CHECK_MSG(rss < 3 * 1024, "RSS grew by %ld KiB", rss);
   TEST_CHECK_MSG(data < 8 * 1024, "data grew by %ld KiB", data);
+#endif
   TEST_OK(dart_barrier(DART_TEAM_ALL));
   dart_gptr_t g = seg;
   TEST_OK(dart_gptr_setunit(&g, (dart_team_unit_t){me}));
