@@ -15,31 +15,10 @@
 #include "shmem_internal.h"
 #include "shmem_team.h"
 
-/* Team forms: 0 on success, nonzero (and one log line) on error. nbytes is
- * the size of one PE's block. */
-SHMEMI_HIDDEN int shmemi_team_reduce(shmem_team_t team, void *dest,
-                                     const void *source, size_t nreduce,
-                                     shmemi_dtype_t dt, shmemi_op_t op);
-SHMEMI_HIDDEN int shmemi_team_broadcast(shmem_team_t team, void *dest,
-                                        const void *source, size_t nbytes,
-                                        int root);
-SHMEMI_HIDDEN int shmemi_team_collect(shmem_team_t team, void *dest,
-                                      const void *source, size_t nbytes);
-SHMEMI_HIDDEN int shmemi_team_fcollect(shmem_team_t team, void *dest,
-                                       const void *source, size_t nbytes);
-SHMEMI_HIDDEN int shmemi_team_alltoall(shmem_team_t team, void *dest,
-                                       const void *source, size_t nbytes);
-SHMEMI_HIDDEN int shmemi_team_alltoalls(shmem_team_t team, void *dest,
-                                        const void *source, ptrdiff_t dst,
-                                        ptrdiff_t sst, size_t nelems,
-                                        size_t elem_size);
-
-/* Active-set forms (OpenSHMEM 1.4 semantics, fatal on bad input). */
-SHMEMI_HIDDEN void shmemi_active_reduce(void *dest, const void *source,
-                                        int nreduce, int PE_start,
-                                        int logPE_stride, int PE_size,
-                                        void *pWrk, long *pSync,
-                                        shmemi_dtype_t dt, shmemi_op_t op);
+/* The entry points (team forms: 0 on success, nonzero and one log line on
+ * error, nbytes the size of one PE's block; active-set forms: OpenSHMEM 1.4
+ * semantics, fatal on bad input) are declared in shmem_internal.h, where
+ * the generated typed wrappers and the core see them. */
 
 /* Internals shared by the collective files. */
 typedef struct {

@@ -77,13 +77,16 @@ SHMEMI_HIDDEN void shmemi_check_init(const char *func);
 SHMEMI_HIDDEN void *shmemi_sym_alloc(size_t size, size_t align);
 SHMEMI_HIDDEN void shmemi_sym_free(void *ptr);
 
-/* ---- Teams and collectives (team.c, coll*.c; shmem_team.h, shmem_coll.h)
- * Declared here too for the generated wrappers and the core; the two
- * headers must agree with these declarations. */
+/* ---- Teams and collectives (team.c, coll*.c): what the core and the
+ * generated wrappers call; shmem_team.h and shmem_coll.h add what only the
+ * team and collective files share. */
 SHMEMI_HIDDEN int shmemi_team_init(void);
 SHMEMI_HIDDEN void shmemi_team_fini(void);
+/* World PE of team PE team_pe, -1 if out of range or team invalid. */
 SHMEMI_HIDDEN int shmemi_team_world_pe(shmem_team_t team, int team_pe);
+/* The DART team of a valid team, DART_TEAM_NULL otherwise. */
 SHMEMI_HIDDEN dart_team_t shmemi_team_dart(shmem_team_t team);
+/* 1 if team is a live team handle (not INVALID, not destroyed). */
 SHMEMI_HIDDEN int shmemi_team_valid(shmem_team_t team);
 SHMEMI_HIDDEN int shmemi_team_reduce(shmem_team_t team, void *dest,
                                      const void *source, size_t nreduce,

@@ -34,15 +34,7 @@ struct shmemi_team {
 
 #define SHMEMI_TEAM_MAGIC 0x7e4d5e11u
 
-SHMEMI_HIDDEN int shmemi_team_init(void);
-SHMEMI_HIDDEN void shmemi_team_fini(void);
-
-/* 1 if team is a live team handle (not INVALID, not destroyed). */
-SHMEMI_HIDDEN int shmemi_team_valid(shmem_team_t team);
-/* World PE of team PE team_pe, -1 if out of range or team invalid. */
-SHMEMI_HIDDEN int shmemi_team_world_pe(shmem_team_t team, int team_pe);
-/* The DART team of a valid team, DART_TEAM_NULL otherwise. */
-SHMEMI_HIDDEN dart_team_t shmemi_team_dart(shmem_team_t team);
+/* shmemi_team_init/fini, _valid, _world_pe and _dart: shmem_internal.h. */
 /* Live-team check that logs "shmem: <func>: invalid team <ptr>" on failure. */
 SHMEMI_HIDDEN int shmemi_team_check(const char *func, shmem_team_t team);
 
