@@ -25,28 +25,30 @@ static const char *public_name(const char *f)
   return strncmp(f, "pshmem_", 7) == 0 ? f + 1 : f;
 }
 
-void shmemi_warn(const char *func, const char *fmt, ...)
+/* The one line "shmem: [PE p] <function>: <message>" on stderr. */
+static void log_line(const char *func, const char *fmt, va_list ap)
 {
   char buf[512];
-  va_list ap;
-  va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
   fprintf(stderr, "shmem: [PE %d] %s: %s\n", shmemi_g.my_pe, public_name(func),
           buf);
   fflush(stderr);
 }
 
-void shmemi_fatal(const char *func, const char *fmt, ...)
+void shmemi_warn(const char *func, const char *fmt, ...)
 {
-  char buf[512];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  log_line(func, fmt, ap);
   va_end(ap);
-  fprintf(stderr, "shmem: [PE %d] %s: %s\n", shmemi_g.my_pe, public_name(func),
-          buf);
-  fflush(stderr);
+}
+
+void shmemi_fatal(const char *func, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  log_line(func, fmt, ap);
+  va_end(ap);
   if (dart_initialized()) dart_abort(1);
   exit(1);
 }
