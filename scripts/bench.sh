@@ -80,7 +80,7 @@ build() {
   mkdir -p "$dir"
   { cmake -S "$root" -B "$dir/dart" -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DDART_BUILD_TESTS=ON -DDART_BUILD_EXAMPLES=OFF "${mpiargs[@]}" &&
-    cmake --build "$dir/dart" --target dart-mpi dart-mpi-static &&
+    cmake --build "$dir/dart" --target dart-mpi dart-mpi-static dart-shmem dart-shmem-static &&
     cmake --install "$dir/dart" --prefix "$dir/prefix" &&
     cmake -S "$root/bench/paper" -B "$dir/paper" -G Ninja \
       -DCMAKE_PREFIX_PATH="$dir/prefix" "${mpiargs[@]}" &&

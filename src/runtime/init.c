@@ -246,6 +246,11 @@ void dart_abort(int errorcode)
   dart__aborting = 1;
   fflush(stdout);
   fflush(stderr);
+  /* The launcher forwards output through pipes and tears the job down as
+   * soon as it hears of the abort: lines written just before (the reason
+   * for the abort) were lost now and then (MPICH's hydra, seen in the
+   * sanitizer builds). A short pause lets it drain them first. */
+  usleep(100 * 1000);
   int flag = 0, fin = 0;
   if (MPI_Initialized(&flag) == MPI_SUCCESS && flag &&
       MPI_Finalized(&fin) == MPI_SUCCESS && !fin) {

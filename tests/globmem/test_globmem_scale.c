@@ -6,7 +6,8 @@
  * single units when the job has 2; one unit alone has nothing to compare
  * and skips) and on DART_TEAM_ALL, in the same run: the difference per
  * allocation between the two is what one allocation costs per additional unit,
- * and must stay below 8 bytes per unit (one pointer per unit per allocation,
+ * and must stay below 8 bytes per unit on the unit where it grows least (one
+ * pointer per unit per allocation,
  * the former layout, fails this). Also measures the bytes of a live 2-unit
  * team, and of a live registration on the pair and on all units: the latter may
  * exceed the former by at most 64 bytes, not counting what the MPI keeps
@@ -276,11 +277,19 @@ int main(int argc, char **argv)
   /* The growth from the pair's size to the whole job's, per unit more. */
   int more = nunits - (int)psize;
   TEST_CHECK(more > 0);
+  /* Every unit holds the allocation's record, so a per-unit term of
+   * DART's shows on every unit; the MPI's own heap traffic during an
+   * allocation (free lists that grow, unexpected messages when the cores
+   * are oversubscribed) lands on one unit or another now and then. The
+   * smallest growth over the units is therefore DART's. */
+  double growth = all - small;
+  TEST_CHECK(MPI_Allreduce(MPI_IN_PLACE, &growth, 1, MPI_DOUBLE, MPI_MIN,
+                           MPI_COMM_WORLD) == MPI_SUCCESS);
   if (more > 0)
-    TEST_CHECK_MSG(all - small < 8.0 * more,
-                   "an allocation costs %.1f bytes on %zu units, %.1f on %d: "
-                   "a per-unit term",
-                   small, psize, all, nunits);
+    TEST_CHECK_MSG(growth < 8.0 * more,
+                   "an allocation costs %.1f bytes on %zu units, %.1f on %d "
+                   "(%.1f more on the unit that grew least): a per-unit term",
+                   small, psize, all, nunits, growth);
   /* Where each registration has an MPI window of its own (Open MPI), the
    * MPI's bytes for DART's window and for the bare window measured above
    * differ from run to run by up to ~120 B at 3-4 units and ~100 B at
