@@ -380,12 +380,17 @@ static dart_ret_t free_retired(const char *func, dart__team_t *team, int32_t n)
  * the -collect retired ones, known to be the same everywhere; collect > 0:
  * the collect retired ones if every member retired the same (sorted by id,
  * the lists are equal iff their element-wise maximum and minimum agree:
- * one MPI_Allreduce(MAX) over the ids and their negations).
+ * one MPI_Allreduce(MAX) over the ids and their negations). *freed: how
+ * many were freed, the same on every member.
  */
 dart_ret_t dart__segment_collect(const char *func, dart__team_t *team,
-                                 int32_t collect)
+                                 int32_t collect, int32_t *freed)
 {
-  if (collect < 0) return free_retired(func, team, -collect);
+  *freed = 0;
+  if (collect < 0) {
+    *freed = -collect;
+    return free_retired(func, team, -collect);
+  }
   if (collect == 0) return DART_OK;
   int32_t n = collect;
   dart__segtable_t *tab = team->segs;
@@ -409,5 +414,7 @@ dart_ret_t dart__segment_collect(const char *func, dart__team_t *team,
   bool same = all_ok;
   for (int32_t i = 0; same && i < n; i++) same = k[i] == -k[n + i];
   free(k);
-  return same ? free_retired(func, team, n) : DART_OK;
+  if (!same) return DART_OK;
+  *freed = n;
+  return free_retired(func, team, n);
 }

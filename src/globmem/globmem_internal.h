@@ -175,7 +175,7 @@ DART__HIDDEN dart_ret_t dart__segment_agree_step(const char *func,
 /* Frees retired registrations as the agreement decided (collective). */
 DART__HIDDEN dart_ret_t dart__segment_collect(const char *func,
                                               dart__team_t *team,
-                                              int32_t collect);
+                                              int32_t collect, int32_t *freed);
 
 /*
  * Registration directory of a team (regdir.c): where each unit publishes

@@ -643,8 +643,16 @@ dart_ret_t dart__segment_create(const char *func, dart__team_t *team,
   int32_t collect = 0;
   dart_ret_t ret = dart__segment_agree(func, seg, status, &collect);
   if (collect != 0) {
-    dart_ret_t r = dart__segment_collect(func, team, collect);
+    int32_t freed = 0;
+    dart_ret_t r = dart__segment_collect(func, team, collect, &freed);
     if (ret == DART_OK) ret = r;
+    /* The ids just freed are reused at once, the lowest first: a free
+     * followed by an allocation gets the freed id back, as DASH expects
+     * (DARTMemAllocTest.SegmentReuseTest). Every member freed the same. */
+    if (freed > 0 && seg->segid != 0 && kind != DART__SEG_POOL) {
+      dart__segtable_release(team->segs, seg->segid);
+      seg->segid = dart__segtable_reserve(team->segs, id_kind(kind));
+    }
   }
   if (ret == DART_OK) {
     ret = segment_memory(func, seg, addr);
