@@ -93,6 +93,15 @@ static void hide_prefix(dart__segment_t *seg, size_t n)
  * system calls and attachments in all (Open MPI allows 32 per window).
  * Node peers reach growth memory through MPI, not load/store.
  *
+ * One page past the reservation (the sentinel) is committed and attached
+ * first, so every piece attached later lies below an attached region:
+ * osc/ucx (Open MPI 4.1.4) files memory attached above every attached
+ * region one slot past its table's count and leaves an empty slot inside
+ * it, whose zeroed remote key a later MPI_Get on the window unpacks
+ * (SIGSEGV or a UCX assertion in uct_posix_rkey_unpack; transport/probe.c
+ * has the component's other attach bugs). One path for every MPI: the
+ * sentinel costs one page and one attachment.
+ *
  * Every unit's committed size bounds what global pointers reach of its
  * growth portion: the caller's own is exact (seg->lazy_end), others' are
  * what the caller last learnt. Nothing about the growth of peers is kept
@@ -117,19 +126,38 @@ static locked_buddy_t grow;
 static size_t grow_attached;          /* bytes committed from the start */
 static char *grow_piece[GROW_PIECES]; /* attached pieces (for detach) */
 static int grow_npieces;
+static char *grow_sentinel; /* the page past the reservation, attached */
 
-/* Reserves at most GROW_RESERVE bytes (at least 2 * bytes); 0 if not.
- * Without MAP_NORESERVE, so that the parts made writable are charged. */
+/* Reserves at most GROW_RESERVE bytes (at least 2 * bytes), and the
+ * sentinel page past them; 0 if not. Without MAP_NORESERVE, so that the
+ * parts made writable are charged. */
 static size_t grow_reserve(size_t bytes, char **base)
 {
   for (size_t r = GROW_RESERVE; r >= 2 * bytes; r >>= 1) {
-    void *p = mmap(NULL, r, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *p = mmap(NULL, r + GROW_PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+                   -1, 0);
     if (p != MAP_FAILED) {
       *base = p;
       return r;
     }
   }
   return 0;
+}
+
+/* Commits and attaches the sentinel page at p (see above). */
+static dart_ret_t grow_attach_sentinel(MPI_Win win, char *p)
+{
+  if (mprotect(p, GROW_PAGE, PROT_READ | PROT_WRITE) != 0) {
+    DART_LOG_ERROR("dart_init: cannot commit the growth sentinel page");
+    return DART_ERR_NOMEM;
+  }
+  int rc = MPI_Win_attach(win, p, (MPI_Aint)GROW_PAGE);
+  if (rc != MPI_SUCCESS) {
+    dart__mpi_log_error("dart_init", "MPI_Win_attach", rc);
+    return DART_ERR_OTHER;
+  }
+  grow_sentinel = p;
+  return DART_OK;
 }
 
 /* The growth segment over size bytes at base (collective over team ALL). */
@@ -153,6 +181,8 @@ static dart_ret_t grow_segment(dart__team_t *all, char *base, size_t size)
         "dart_init", all, dart__mpi_objects_left(), &g->win, &g->osc);
     if (ret != DART_OK) return ret;
     g->own_base = base;
+    if (grow_attach_sentinel(g->win, base + size) != DART_OK)
+      return DART_ERR_OTHER;
     DART__MPI(MPI_Get_address(base, &g->disp_pad));
     /* Published before dart_init's closing barrier; peers fetch it. */
     *(MPI_Aint *)(void *)(pool_seg->base - POOL_RESERVED + GROW_ADDRESS_AT) =
@@ -171,7 +201,7 @@ static dart_ret_t grow_init(dart__team_t *all, size_t bytes)
   DART__MPI(dart__mpi_allreduce(&r, &rmin, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN,
                                 all->comm));
   if (rmin == 0) {
-    if (base != NULL) munmap(base, r);
+    if (base != NULL) munmap(base, r + GROW_PAGE);
     DART_LOG_WARN("no address space to grow the local pool beyond %zu bytes",
                   bytes);
     return DART_OK;
@@ -203,6 +233,7 @@ int dart__pool_grow_pieces_max(void)
 {
   int limit = dart__caps.attach_limit;
   if (limit > 0 && dart__caps.register_limited) limit /= 2;
+  if (limit > 0) limit--; /* the sentinel's */
   return limit > 0 && limit < GROW_PIECES ? limit : GROW_PIECES;
 }
 
@@ -324,14 +355,17 @@ static bool system_could_commit(size_t bytes)
 static void grow_fini(void)
 {
   if (grow_seg != NULL) {
-    for (int i = 0; i < grow_npieces; i++)
+    for (int i = grow_npieces - 1; i >= 0; i--)
       DART__MPI_LOG(MPI_Win_detach(grow_seg->win, grow_piece[i]));
+    if (grow_sentinel != NULL)
+      DART__MPI_LOG(MPI_Win_detach(grow_seg->win, grow_sentinel));
     dart__segtable_release(grow_seg->team->segs, grow_seg->segid);
-    munmap(grow_seg->base, grow_seg->sym_size);
+    munmap(grow_seg->base, grow_seg->sym_size + GROW_PAGE);
     grow_seg->win = MPI_WIN_NULL; /* the team's dynamic window */
     dart__segment_dispose("dart_exit", grow_seg);
   }
   grow_seg = NULL;
+  grow_sentinel = NULL;
   grow_npieces = 0;
   grow_attached = 0;
   dart__buddy_destroy(grow.buddy);
