@@ -201,14 +201,18 @@ static bool lock_held_by_me(struct dart_lock_struct *l)
                     (void *)(l));                                              \
   } while (0)
 
+/* Held from here on: the thread's MPI operations are noted for the
+ * release (transport/pending.c). */
 void dart__lock_mark_held(struct dart_lock_struct *l)
 {
   atomic_store_explicit(&l->owner, thread_token(), memory_order_relaxed);
+  dart__rma_noting_add(1);
 }
 
 static void lock_mark_free(struct dart_lock_struct *l)
 {
   atomic_store_explicit(&l->owner, 0, memory_order_relaxed);
+  dart__rma_noting_add(-1);
 }
 
 dart_ret_t dart_lock_acquire(dart_lock_t lock)

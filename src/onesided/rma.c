@@ -245,19 +245,32 @@ try_mapped(bool put, void *buf, dart_gptr_t gptr, size_t nelem,
   return true;
 }
 
-/* The common case on the MPI path: checked and resolved already. */
+/* The common case on the MPI path: checked and resolved already. A peer's
+ * memory, at most dart__rma_max_count elements, not observed: straight to
+ * the transport's one MPI call (and the flush of a blocking call). The
+ * rest (the caller's own portion, chunking, statistics and trace) takes
+ * xfer_mpi, which does the same with the general records. */
 static inline __attribute__((always_inline)) dart_ret_t
 xfer_rma(const char *func, bool put, void *buf, dart_gptr_t gptr, size_t nelem,
          dart_datatype_t type, dart__segment_t *seg, xfer_mode_t mode)
 {
   int u = gptr.unitid;
-  dart__target_t t = {.seg = seg,
-                      .unit = u,
-                      .disp =
-                          dart__segment_disp(seg, u, gptr.addr_or_offs.offset),
-                      .local = NULL};
-  dart__xfer_t x = {&dart__basic_types[type], &dart__basic_types[type], nelem};
-  return xfer_mpi(func, put, buf, &t, &x, mode, NULL);
+  MPI_Aint disp = dart__segment_disp(seg, u, gptr.addr_or_offs.offset);
+  if (__builtin_expect((u == seg->myid && seg->own_base != NULL) ||
+                           nelem > dart__rma_max_count || DART__OBS_ON(),
+                       0)) {
+    dart__target_t t = {.seg = seg, .unit = u, .disp = disp, .local = NULL};
+    dart__xfer_t x = {&dart__basic_types[type], &dart__basic_types[type],
+                      nelem};
+    return xfer_mpi(func, put, buf, &t, &x, mode, NULL);
+  }
+  dart__segment_mark_mpi(seg);
+  dart_ret_t ret =
+      dart__mpi_xfer_basic(func, put, buf, (int)nelem,
+                           dart__basic_types[type].mpi_elem, u, disp, seg->win);
+  if (mode == MODE_BLOCKING && ret == DART_OK)
+    ret = dart__flush_target(func, seg->win, u);
+  return ret;
 }
 
 /* Out-of-line parts of each public function: the general path (same

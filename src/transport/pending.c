@@ -5,9 +5,11 @@
  * place when the next holder enters (docs/locks.md, "Release completes
  * the critical section").
  *
- * Every MPI RMA operation notes its (team, segment) pair here
- * (dart__segment_mark_mpi). Up to NOTE_MAX distinct pairs are kept per
- * thread; noting one more completes the noted ones at once (completing
+ * Every MPI RMA operation of a thread that holds a DART lock notes its
+ * (team, segment) pair here (dart__segment_mark_mpi; operations outside a
+ * critical section are not the release's to complete, and a thread without
+ * a lock pays one thread-local load). Up to NOTE_MAX distinct pairs are kept
+ * per thread; noting one more completes the noted ones at once (completing
  * early is always allowed) and starts the list afresh, so a release only
  * ever touches segments the thread itself used: never another thread's
  * segments, which that thread may be freeing, and the dart_memalloc growth
@@ -67,7 +69,9 @@ static dart_ret_t complete_list(const char *func)
   return c.ret;
 }
 
-void dart__rma_note(int16_t team, int16_t segid)
+__thread int dart__rma_noting __attribute__((tls_model("initial-exec")));
+
+void dart__rma_note_slow(int16_t team, int16_t segid)
 {
   uint32_t key = note_key(team, segid);
   for (int i = nnoted - 1; i >= 0; i--)

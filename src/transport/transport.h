@@ -94,10 +94,25 @@ typedef struct {
   size_t nelem;
 } dart__rma_xfer_t;
 
-/* Notes that the calling thread issued an MPI operation on the window of
- * (team, segid), and completes all it noted (pending.c;
- * dart_lock_release). */
-DART__HIDDEN void dart__rma_note(int16_t team, int16_t segid);
+/* Locks the calling thread holds (dart__rma_noting_add, by the lock
+ * module): only then are its MPI operations noted, for the release that
+ * completes the critical section. Initial-exec: one int, read on every
+ * MPI transfer. */
+extern __thread int dart__rma_noting __attribute__((tls_model("initial-exec")))
+DART__HIDDEN;
+static inline void dart__rma_noting_add(int d)
+{
+  dart__rma_noting += d;
+}
+DART__HIDDEN void dart__rma_note_slow(int16_t team, int16_t segid);
+/* Notes that the calling thread, holding a lock, issued an MPI operation
+ * on the window of (team, segid); dart__rma_complete_noted completes all
+ * it noted (pending.c; dart_lock_release). */
+static inline void dart__rma_note(int16_t team, int16_t segid)
+{
+  if (__builtin_expect(dart__rma_noting != 0, 0))
+    dart__rma_note_slow(team, segid);
+}
 /* How the transport finds a noted (team, segment id) again: fills *w
  * (win, mpi_used, team, segid) and returns true, or false if it is gone.
  * The memory layer owns the segment tables and hands its lookup to the
@@ -321,6 +336,23 @@ typedef enum {
 DART__HIDDEN __attribute__((noinline)) dart_ret_t
 dart__rma_complete(const char *func, const dart__rma_target_t *w, int unit,
                    dart__rma_flush_t kind);
+
+/* The common transfer on the MPI path, inline in onesided's fast path:
+ * count (<= dart__rma_max_count) contiguous elements of one basic MPI type
+ * on both sides, to or from unit's window at disp; non-blocking (complete
+ * at the next flush). A failed call is logged under func. */
+static inline __attribute__((always_inline)) dart_ret_t
+dart__mpi_xfer_basic(const char *func, bool put, void *buf, int count,
+                     MPI_Datatype type, int unit, MPI_Aint disp, MPI_Win win)
+{
+  int rc = put ? MPI_Put(buf, count, type, unit, disp, count, type, win)
+               : MPI_Get(buf, count, type, unit, disp, count, type, win);
+  if (__builtin_expect(rc != MPI_SUCCESS, 0)) {
+    dart__mpi_log_error(func, put ? "MPI_Put" : "MPI_Get", rc);
+    return DART_ERR_OTHER;
+  }
+  return DART_OK;
+}
 
 /* Flush of one target of an MPI window after an atomic or a transfer
  * (marks nothing). Its watch names no team or segment, so a wait it is
