@@ -35,12 +35,24 @@ static size_t map_len; /* page-rounded length of every mapping */
 
 /* Moves [base, base + len) into a memfd mapped at the same address;
  * returns the memfd or -1 (nothing changed). */
-static int share_own(char *base, size_t len, const char *fn)
+/* Copies the pages of [base, base + len) that are not all zero into fd
+ * (a fresh memfd reads as zeros: a large BSS costs no memory). */
+static int copy_pages(int fd, const char *base, size_t len, size_t pg)
+{
+  for (size_t off = 0; off < len; off += pg) {
+    const char *p = base + off;
+    size_t i = 0;
+    while (i < pg && p[i] == 0) i++;
+    if (i < pg && pwrite(fd, p, pg, (off_t)off) != (ssize_t)pg) return -1;
+  }
+  return 0;
+}
+
+static int share_own(char *base, size_t len, size_t pg, const char *fn)
 {
   int fd = memfd_create("shmem-data", MFD_CLOEXEC);
   if (fd < 0) return -1;
-  if (ftruncate(fd, (off_t)len) != 0 ||
-      pwrite(fd, base, len, 0) != (ssize_t)len) {
+  if (ftruncate(fd, (off_t)len) != 0 || copy_pages(fd, base, len, pg) != 0) {
     close(fd);
     return -1;
   }
@@ -77,7 +89,7 @@ void shmemi_data_map(char *base, size_t len, const char *fn)
   map_len = (len + (size_t)pg - 1) & ~((size_t)pg - 1);
   int fd = -1;
   if (peers > 0 && (uintptr_t)base % (uintptr_t)pg == 0)
-    fd = share_own(base, map_len, fn);
+    fd = share_own(base, map_len, (size_t)pg, fn);
   long mine[2] = {(long)getpid(), fd}, *all = malloc(2 * sizeof(long) * n);
   shmemi_g.data_peer = calloc((size_t)n, sizeof(char *));
   if (all == NULL || shmemi_g.data_peer == NULL)
