@@ -9,6 +9,8 @@
  */
 #include <string.h>
 
+#include <dash/dart/ext/dartx.h>
+
 #include "shmem_internal.h"
 
 #define X(NAME, ctype, tname, dart) {sizeof(ctype), dart, #tname},
@@ -100,6 +102,7 @@ void shmemi_amo(shmem_ctx_t ctx, shmemi_amo_t op, shmemi_dtype_t dt, void *dest,
   if (t.seg == 1 && shmemi_g.data_cpu_atomics && t.local != NULL &&
       (esz == 4 || esz == 8)) {
     cpu_amo(op, esz, t.local, value, cond, fetching(op) ? fetch : NULL);
+    dartx_progress(); /* a PE polling a static lock still serves MPI */
     return;
   }
   uint64_t zero[2] = {0, 0};
