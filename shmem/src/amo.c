@@ -1,11 +1,16 @@
 /*
  * Atomics on every standard and extended type, blocking and nbi, through
  * DART's atomics: one mechanism per segment (CPU atomics on a heap whose
- * PEs are all on one node, MPI atomics otherwise and on data+BSS), so
+ * PEs are all on one node, MPI atomics otherwise; data+BSS: CPU atomics
+ * here when every PE maps every PE's data (data.c), else MPI), so
  * different operations on one location are atomic with each other
  * (docs/design.md §5.3). Integers travel as the unsigned DART type of
  * their size, so every atomic on a location uses one MPI datatype.
  */
+#include <string.h>
+
+#include <dash/dart/ext/dartx.h>
+
 #include "shmem_internal.h"
 
 #define X(NAME, ctype, tname, dart) {sizeof(ctype), dart, #tname},
@@ -38,6 +43,48 @@ static int fetching(shmemi_amo_t op)
          op == SHMEMI_AMO_FAND || op == SHMEMI_AMO_FOR || op == SHMEMI_AMO_FXOR;
 }
 
+/* CPU atomic of a 4- or 8-byte element at a mapped address (data+BSS
+ * when every PE maps every PE's data: data.c). Floating-point types only
+ * have fetch/set/swap, which move the bit pattern. */
+#define CPU_AMO(T)                                                             \
+  do {                                                                         \
+    T *p = (T *)a, v = 0, o = 0;                                               \
+    if (value != NULL) memcpy(&v, value, sizeof v);                            \
+    switch (op) {                                                              \
+    case SHMEMI_AMO_FETCH: o = __atomic_load_n(p, __ATOMIC_SEQ_CST); break;    \
+    case SHMEMI_AMO_SET: __atomic_store_n(p, v, __ATOMIC_SEQ_CST); break;      \
+    case SHMEMI_AMO_SWAP:                                                      \
+      o = __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);                         \
+      break;                                                                   \
+    case SHMEMI_AMO_CSWAP:                                                     \
+      memcpy(&o, cond, sizeof o);                                              \
+      __atomic_compare_exchange_n(p, &o, v, 0, __ATOMIC_SEQ_CST,               \
+                                  __ATOMIC_SEQ_CST);                           \
+      break;                                                                   \
+    case SHMEMI_AMO_FADD:                                                      \
+    case SHMEMI_AMO_ADD: o = __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);       \
+        break;                                                                 \
+    case SHMEMI_AMO_FAND:                                                      \
+    case SHMEMI_AMO_AND: o = __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);       \
+        break;                                                                 \
+    case SHMEMI_AMO_FOR:                                                       \
+    case SHMEMI_AMO_OR: o = __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); break;  \
+    case SHMEMI_AMO_FXOR:                                                      \
+    case SHMEMI_AMO_XOR: o = __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);       \
+        break;                                                                 \
+    }                                                                          \
+    if (fetch != NULL) memcpy(fetch, &o, sizeof o);                            \
+  } while (0)
+
+static void cpu_amo(shmemi_amo_t op, size_t esz, char *a, const void *value,
+                    const void *cond, void *fetch)
+{
+  if (esz == 4)
+    CPU_AMO(uint32_t);
+  else
+    CPU_AMO(uint64_t);
+}
+
 void shmemi_amo(shmem_ctx_t ctx, shmemi_amo_t op, shmemi_dtype_t dt, void *dest,
                 const void *value, const void *cond, void *fetch, int pe,
                 int nbi, const char *fn)
@@ -52,6 +99,12 @@ void shmemi_amo(shmem_ctx_t ctx, shmemi_amo_t op, shmemi_dtype_t dt, void *dest,
     shmemi_fatal(fn, "address %p is not aligned to its %zu-byte type", dest,
                  esz);
   if (fetching(op) && fetch == NULL) shmemi_fatal(fn, "fetch is NULL");
+  if (t.seg == 1 && shmemi_g.data_cpu_atomics && t.local != NULL &&
+      (esz == 4 || esz == 8)) {
+    cpu_amo(op, esz, t.local, value, cond, fetching(op) ? fetch : NULL);
+    dartx_progress(); /* a PE polling a static lock still serves MPI */
+    return;
+  }
   uint64_t zero[2] = {0, 0};
   dart_ret_t r;
   if (op == SHMEMI_AMO_CSWAP)

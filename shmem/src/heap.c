@@ -108,6 +108,7 @@ static void register_data(const char *fn)
                 len);
     return;
   }
+  shmemi_data_map(range[0], len, fn);
   if (dart_team_memregister(DART_TEAM_ALL, len, DART_TYPE_BYTE, range[0],
                             &shmemi_g.data_gptr) != DART_OK)
     shmemi_fatal(fn, "registering data+BSS (%zu bytes) failed", len);
@@ -170,6 +171,7 @@ void shmemi_heap_fini(void)
 {
   if (!DART_GPTR_ISNULL(shmemi_g.data_gptr))
     dart_team_memderegister(shmemi_g.data_gptr);
+  shmemi_data_unmap();
   dart_team_memfree(shmemi_g.heap_gptr);
   free(shmemi_g.heap_peer);
   shmemi_g.heap_peer = NULL;
@@ -214,8 +216,9 @@ void *shmemi_local_ptr(const void *sym_addr, int world_pe)
   int s = seg_of(sym_addr, &off);
   if (s < 0 || world_pe < 0 || world_pe >= shmemi_g.n_pes) return NULL;
   if (world_pe == shmemi_g.my_pe) return (void *)sym_addr;
-  if (s == 1 || shmemi_g.heap_peer[world_pe] == NULL) return NULL;
-  return shmemi_g.heap_peer[world_pe] + off;
+  char **peer = s == 0 ? shmemi_g.heap_peer : shmemi_g.data_peer;
+  if (peer == NULL || peer[world_pe] == NULL) return NULL;
+  return peer[world_pe] + off;
 }
 
 /* ---- Deterministic first-fit allocator ----------------------------------

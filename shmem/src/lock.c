@@ -22,47 +22,50 @@ _Static_assert(sizeof(long) == 8,
 #define TICKET_ONE ((unsigned long)1 << 32)
 #define LOW_MASK 0xffffffffUL
 
-static dart_gptr_t lock_gptr(const char *fn, long *lock)
+/* The lock word's atomics go through the same path as the user-visible
+ * atomics (shmemi_amo: DART's atomics on the heap, CPU atomics on a static
+ * lock when every PE maps every PE's data+BSS, else DART's), so that a
+ * program reading the lock with shmem_long_atomic_fetch, and the lock
+ * calls themselves, use one mechanism per location. */
+static long *lock_check(const char *fn, long *lock)
 {
-  dart_gptr_t g;
   shmemi_check_init(fn);
   if (lock == NULL) shmemi_fatal(fn, "lock is NULL");
+  dart_gptr_t g;
   if (shmemi_gptr(lock, LOCK_PE, &g) != 0)
     shmemi_fatal(fn, "lock %p is not a symmetric address", (void *)lock);
-  return g;
+  return lock;
 }
 
-static unsigned long lock_fop(const char *fn, dart_gptr_t g, unsigned long v,
-                              dart_operation_t op)
+static unsigned long lock_fop(const char *fn, long *lock, unsigned long v,
+                              shmemi_amo_t op)
 {
   unsigned long old = 0;
-  if (dart_fetch_and_op(g, &v, &old, DART_TYPE_ULONG, op) != DART_OK ||
-      dart_flush(g) != DART_OK)
-    shmemi_fatal(fn, "atomic on the lock word failed");
+  shmemi_amo(SHMEM_CTX_DEFAULT, op, SHMEMI_DT_ULONG, lock, &v, NULL, &old,
+             LOCK_PE, 0, fn);
   return old;
 }
 
-static unsigned long lock_cas(const char *fn, dart_gptr_t g,
-                              unsigned long expect, unsigned long v)
+static unsigned long lock_cas(const char *fn, long *lock, unsigned long expect,
+                              unsigned long v)
 {
   unsigned long old = 0;
-  if (dart_compare_and_swap(g, &v, &expect, &old, DART_TYPE_ULONG) != DART_OK ||
-      dart_flush(g) != DART_OK)
-    shmemi_fatal(fn, "compare-and-swap on the lock word failed");
+  shmemi_amo(SHMEM_CTX_DEFAULT, SHMEMI_AMO_CSWAP, SHMEMI_DT_ULONG, lock, &v,
+             &expect, &old, LOCK_PE, 0, fn);
   return old;
 }
 
 void shmem_set_lock(long *lock)
 {
   static const char *fn = "shmem_set_lock";
-  dart_gptr_t g = lock_gptr(fn, lock);
-  unsigned long w = lock_fop(fn, g, TICKET_ONE, DART_OP_SUM);
+  lock_check(fn, lock);
+  unsigned long w = lock_fop(fn, lock, TICKET_ONE, SHMEMI_AMO_FADD);
   unsigned long ticket = (w >> 32) & LOW_MASK, serving = w & LOW_MASK;
   unsigned round = 0;
   while (serving != ticket) {
     unsigned long ahead = (ticket - serving) & LOW_MASK;
     for (unsigned long k = 0; k < ahead && k < 8; k++) shmemi_backoff(&round);
-    unsigned long now = lock_fop(fn, g, 0, DART_OP_NO_OP) & LOW_MASK;
+    unsigned long now = lock_fop(fn, lock, 0, SHMEMI_AMO_FETCH) & LOW_MASK;
     if (now != serving) round = 0; /* the queue moved: look closer again */
     serving = now;
   }
@@ -72,14 +75,14 @@ SHMEMI_ALIAS(shmem_set_lock);
 void shmem_clear_lock(long *lock)
 {
   static const char *fn = "shmem_clear_lock";
-  dart_gptr_t g = lock_gptr(fn, lock);
+  lock_check(fn, lock);
   shmemi_quiet_all();
-  unsigned long old = lock_fop(fn, g, 0, DART_OP_NO_OP);
+  unsigned long old = lock_fop(fn, lock, 0, SHMEMI_AMO_FETCH);
   for (;;) {
     if (((old >> 32) & LOW_MASK) == (old & LOW_MASK))
       shmemi_fatal(fn, "lock %p is not held", (void *)lock);
     unsigned long nw = (old & ~LOW_MASK) | ((old + 1) & LOW_MASK);
-    unsigned long seen = lock_cas(fn, g, old, nw);
+    unsigned long seen = lock_cas(fn, lock, old, nw);
     if (seen == old) return;
     old = seen;
   }
@@ -89,11 +92,11 @@ SHMEMI_ALIAS(shmem_clear_lock);
 int shmem_test_lock(long *lock)
 {
   static const char *fn = "shmem_test_lock";
-  dart_gptr_t g = lock_gptr(fn, lock);
-  unsigned long old = lock_fop(fn, g, 0, DART_OP_NO_OP);
+  lock_check(fn, lock);
+  unsigned long old = lock_fop(fn, lock, 0, SHMEMI_AMO_FETCH);
   for (;;) {
     if (((old >> 32) & LOW_MASK) != (old & LOW_MASK)) return 1;
-    unsigned long seen = lock_cas(fn, g, old, old + TICKET_ONE);
+    unsigned long seen = lock_cas(fn, lock, old, old + TICKET_ONE);
     if (seen == old) return 0;
     old = seen; /* a ticket or a release raced with us: look again */
   }

@@ -46,7 +46,11 @@ typedef struct {
   dart_gptr_t data_gptr; /* data+BSS registration (DART_TEAM_ALL)        */
   char *data_base;
   size_t data_size;
-  int single_node; /* every PE on the caller's node                   */
+  char **data_peer;     /* [n_pes] load/store origin of each PE's data+BSS,
+                           or NULL (data.c) */
+  int data_cpu_atomics; /* atomics on data+BSS are CPU atomics (every PE
+                           maps every PE's data+BSS) */
+  int single_node;      /* every PE on the caller's node                   */
 } shmemi_state_t;
 
 extern shmemi_state_t shmemi_g SHMEMI_HIDDEN;
@@ -61,6 +65,10 @@ SHMEMI_HIDDEN int shmemi_gptr(const void *sym_addr, int world_pe,
                               dart_gptr_t *out);
 /* Load/store address of sym_addr on world_pe, or NULL. */
 SHMEMI_HIDDEN void *shmemi_local_ptr(const void *sym_addr, int world_pe);
+/* data.c: moves the caller's data+BSS [base, base + len) into shared
+ * memory and maps node peers' (collective; before the registration). */
+SHMEMI_HIDDEN void shmemi_data_map(char *base, size_t len, const char *fn);
+SHMEMI_HIDDEN void shmemi_data_unmap(void);
 /* Completes every context's outstanding operations. */
 SHMEMI_HIDDEN void shmemi_quiet_all(void);
 /* One line "shmem: <func>: <message>" on stderr, then the job aborts. */

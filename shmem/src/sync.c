@@ -75,20 +75,32 @@ int shmemi_test(void *ivar, shmemi_dtype_t dt, int cmp, const void *value,
   return r;
 }
 
+/* Where the next ANY scan of this thread starts: one past the index it
+ * returned last, so that repeated test_any/wait_any calls on a set whose
+ * entries all stay satisfied report every entry in turn (fairness), not
+ * always the lowest one. */
+static _Thread_local size_t any_start;
+
 /* One pass over the set: ALL returns 1 if all selected are satisfied; ANY
- * the first satisfied index not yet reported (SIZE_MAX if none); SOME the
- * number of satisfied indices stored. */
+ * a satisfied index not excluded by status, scanning round robin from
+ * any_start (SIZE_MAX if none); SOME the number of satisfied indices
+ * stored. */
 static size_t scan(shmemi_set_t kind, char *ivars, size_t n, size_t *indices,
                    const int *status, shmemi_dtype_t dt, int cmp,
                    const char *values, int vector)
 {
   size_t esz = shmemi_dtinfo[dt].size, cnt = 0;
-  for (size_t i = 0; i < n; i++) {
+  size_t first = kind == SHMEMI_SET_ANY && n != 0 ? any_start % n : 0;
+  for (size_t k = 0; k < n; k++) {
+    size_t i = first + k < n ? first + k : first + k - n;
     if (status != NULL && status[i] != 0) continue;
     int ok = shmemi_compare(ivars + i * esz, dt, cmp,
                             values + (vector ? i * esz : 0));
     if (kind == SHMEMI_SET_ALL && !ok) return 0;
-    if (kind == SHMEMI_SET_ANY && ok) return i;
+    if (kind == SHMEMI_SET_ANY && ok) {
+      any_start = i + 1;
+      return i;
+    }
     if (kind == SHMEMI_SET_SOME && ok) indices[cnt++] = i;
   }
   return kind == SHMEMI_SET_ALL ? 1 : kind == SHMEMI_SET_ANY ? SIZE_MAX : cnt;
@@ -116,8 +128,17 @@ size_t shmemi_wait_set(shmemi_set_t kind, int block, void *ivars, size_t nelems,
     int done = kind == SHMEMI_SET_ALL   ? r == 1
                : kind == SHMEMI_SET_ANY ? r != SIZE_MAX
                                         : r != 0;
-    if (done) __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    if (done || !block) return r;
+    if (done) {
+      __atomic_thread_fence(__ATOMIC_ACQUIRE);
+      return r;
+    }
+    /* Not done: progress also for a test (a program that loops over
+     * test_any waits through it; peers' MPI atomics to this PE may need
+     * its progress). */
+    if (!block) {
+      dartx_progress();
+      return r;
+    }
     shmemi_poll(&spins);
   }
 }

@@ -47,7 +47,17 @@ int main(void)
     TEST_CHECK(v == 100 * me + pe);
   }
   TEST_CHECK(shmem_ptr(&stat_var, me) == &stat_var);
-  if (n > 1) TEST_CHECK(shmem_ptr(&stat_var, (me + 1) % n) == NULL);
+  stat_var = 0;
+  shmem_barrier_all();
+  if (n > 1) {
+    int r = (me + 1) % n;
+    int *sp = shmem_ptr(&stat_var, r);
+    TEST_CHECK(alone ? sp == NULL : sp != NULL);
+    if (sp != NULL) *sp = 1000 + me;
+    if (sp != NULL) TEST_CHECK(shmem_int_g(&stat_var, r) == 1000 + me);
+    shmem_barrier_all();
+    if (!alone) TEST_CHECK(stat_var == 1000 + (me + n - 1) % n);
+  }
   int local;
   TEST_CHECK(shmem_ptr(&local, me) == NULL);
   shmem_barrier_all();

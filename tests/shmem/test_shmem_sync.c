@@ -2,10 +2,13 @@
  * Point-to-point synchronization and signals: wait_until / test and the
  * _all, _any, _some and _vector forms (with status masks), the deprecated
  * wait, put_signal / put_signal_nbi with SET and ADD, signal_fetch and
- * signal_wait_until, fence ordering of a data put before a flag put.
+ * signal_wait_until, fence ordering of a data put before a flag put,
+ * fairness of test_any/wait_until_any (every satisfied entry is reported in
+ * turn, as the OpenSHMEM 1.5 example of shmem_test_any requires).
  */
 #include <shmem.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dart_test.h"
@@ -139,6 +142,47 @@ static void fence_order(int me, int n)
   shmem_barrier_all();
 }
 
+/* The specification's shmem_test_any example: every PE sets its entry of
+ * a calloc'd flag array on every PE, collects them with test_any and a
+ * status mask, then calls test_any without a mask until each index came
+ * back once. Round robin reports all N within N calls; 4 N bounds it. */
+static void any_fairness(int me, int n)
+{
+  int *fl = shmem_calloc((size_t)n, sizeof(int));
+  TEST_CHECK(fl != NULL);
+  int *status = calloc((size_t)n, sizeof(int));
+  int *found = calloc((size_t)n, sizeof(int));
+  TEST_CHECK(status != NULL && found != NULL);
+  for (int i = 0; i < n; i++) shmem_int_atomic_set(&fl[me], 1, i);
+  for (int got = 0; got < n;) {
+    size_t idx = shmem_int_test_any(fl, (size_t)n, status, SHMEM_CMP_EQ, 1);
+    if (idx == SIZE_MAX) continue;
+    TEST_CHECK(idx < (size_t)n && status[idx] == 0);
+    status[idx] = 1;
+    got++;
+  }
+  int got = 0;
+  for (int k = 0; k < 4 * n && got < n; k++) {
+    size_t idx = shmem_int_test_any(fl, (size_t)n, NULL, SHMEM_CMP_EQ, 1);
+    TEST_CHECK(idx < (size_t)n);
+    if (!found[idx]) got++;
+    found[idx] = 1;
+  }
+  TEST_CHECK(got == n);
+  got = 0;
+  memset(found, 0, (size_t)n * sizeof(int));
+  for (int k = 0; k < 4 * n && got < n; k++) {
+    size_t idx = shmem_int_wait_until_any(fl, (size_t)n, NULL, SHMEM_CMP_EQ, 1);
+    TEST_CHECK(idx < (size_t)n);
+    if (!found[idx]) got++;
+    found[idx] = 1;
+  }
+  TEST_CHECK(got == n);
+  free(status);
+  free(found);
+  shmem_free(fl);
+}
+
 int main(void)
 {
   shmem_init();
@@ -147,6 +191,7 @@ int main(void)
   ping(me, n);
   signals(me, n);
   fence_order(me, n);
+  any_fairness(me, n);
   shmem_finalize();
   return 0;
 }
