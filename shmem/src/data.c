@@ -17,7 +17,8 @@
  * PE's data (all on one node, every mapping succeeded), else MPI atomics
  * for all PEs (one mechanism per location, as DART does for the heap).
  * Where the pages cannot be moved (data not page-aligned, no memfd, /proc
- * not readable) the PE stays on the MPI path; nothing else changes.
+ * not readable, the libraries linked statically into the executable) the
+ * PE stays on the MPI path; nothing else changes.
  *
  * Caveat: the data segment is MAP_SHARED from shmem_init on, so a child
  * made by fork() shares the parent's static variables until it execs.
@@ -79,6 +80,17 @@ static char *map_peer(long pid, long fd)
   return p == MAP_FAILED ? NULL : p;
 }
 
+/* Whether [base, base + len) holds this library's own variables: linked
+ * statically (libdart-shmem-static, and then DART's and maybe the MPI's
+ * variables too), the executable's data is written by DART's progress
+ * thread and the MPI's threads, whose writes between the copy and the
+ * remap would be lost. Such programs keep their statics on the MPI path. */
+static int holds_libraries(const char *base, size_t len)
+{
+  const char *p = (const char *)&map_len;
+  return p >= base && p < base + len;
+}
+
 void shmemi_data_map(char *base, size_t len, const char *fn)
 {
   int n = shmemi_g.n_pes, me = shmemi_g.my_pe;
@@ -88,7 +100,8 @@ void shmemi_data_map(char *base, size_t len, const char *fn)
     peers += pe != me && shmemi_g.heap_peer[pe] != NULL;
   map_len = (len + (size_t)pg - 1) & ~((size_t)pg - 1);
   int fd = -1;
-  if (peers > 0 && (uintptr_t)base % (uintptr_t)pg == 0)
+  if (peers > 0 && (uintptr_t)base % (uintptr_t)pg == 0 &&
+      !holds_libraries(base, map_len))
     fd = share_own(base, map_len, (size_t)pg, fn);
   long mine[2] = {(long)getpid(), fd}, *all = malloc(2 * sizeof(long) * n);
   shmemi_g.data_peer = calloc((size_t)n, sizeof(char *));
