@@ -94,7 +94,7 @@ build() {
   fi
   cmake --build "$dir/dart" --target bench_alloc bench_progress bench_scale \
     bench_init_mem test_globmem_scale \
-    bench_accumulate bench_coll bench_onesided >> "$dir/build.log" 2>&1 || return 1
+    bench_accumulate bench_coll bench_dash bench_onesided >> "$dir/build.log" 2>&1 || return 1
   # Full mode: the same benchmark against a DART without the statistics
   # hooks (the "no hooks" column of the statistics section).
   if [ $quick -eq 0 ]; then
@@ -261,6 +261,7 @@ run_dash() {
     run "$mpi" "$np" "dash_coll_np$np" "$b/bench_coll" --small
   done
   [ $quick -eq 1 ] || run "$mpi" 4 dash_acc_np4 "$b/bench_accumulate" --sections=56
+  for np in 2 4; do run "$mpi" "$np" "dash_prog_np$np" "$b/bench_dash"; done
 }
 
 # The statistics section (docs/profiling.md): the cost of the hooks

@@ -33,6 +33,39 @@ def _coll_keys(res):
                   key=lambda k: int(k[len("dash_coll_np"):]))
 
 
+def _prog_keys(res):
+    return sorted((k for k in res.data if k.startswith("dash_prog_np")),
+                  key=lambda k: int(k[len("dash_prog_np"):]))
+
+
+def _prog_table(res):
+    """bench_dash: one row per kernel, DART / MPI per unit count."""
+    keys = _prog_keys(res)
+    if not keys:
+        return "_not run_\n"
+    units = [int(k[len("dash_prog_np"):]) for k in keys]
+    rows = {}
+    for k, u in zip(keys, units):
+        for r in res.data[k]:
+            rows.setdefault((r["kernel"], r["program"]), {})[u] = r
+    out = _head(*(["inner loop", "DASH program"] +
+                  ["%d units: DART / MPI (us)" % u for u in units] +
+                  ["%d units: ratio [min, max]" % u for u in units] +
+                  ["check"]))
+    for (kern, prog), by in rows.items():
+        times = ["%s / %s" % (_t(by[u]["dart_us"]), _t(by[u]["mpi_us"]))
+                 if u in by else "-" for u in units]
+        ratios = ["%.2f [%.2f, %.2f]" % (by[u]["ratio"], by[u]["ratio_min"],
+                                         by[u]["ratio_max"])
+                  if u in by else "-" for u in units]
+        checks = {by[u]["check"] for u in units if u in by}
+        out.append("| " + " | ".join(
+            [kern, "`%s`" % prog] + times + ratios +
+            ["FAILED" if "FAILED" in checks else "ok"]) + " |")
+    out.append("")
+    return "\n".join(out) + "\n"
+
+
 def _rows(res, kind):
     return [r for k in _acc_keys(res) for r in res.data[k] if r["kind"] == kind]
 
@@ -249,6 +282,22 @@ against raw MPI and the plain-loop floor in the same process run.
   `dart_bcast` of 1, 4, 16 doubles and `dart_barrier` against the blocking
   MPI call on the same communicator, best of the rounds (per-call average,
   maximum over units); every result checked in both wait modes.
+* **DASH programs' inner loops** (`bench/bench_dash.c`, issue 38 item 4):
+  the loop of each DASH benchmark program issue 38 names, written with the
+  DART calls DASH makes for it (jacobi-1d: neighbour gets, stencil,
+  barrier; min-element: allgather of the local minimum; igups: `++` through
+  a global reference, i.e. a blocking get and put on the own block;
+  multi-reader: one get handle per unit's block and a waitall; for_each:
+  local loop and barrier; allreduce of single values with MIN, MAX,
+  MINMAX and a user op; accumulate of one double + flush), against the
+  same loop in raw MPI on the same processes (an `MPI_Win_allocate_shared`
+  window with the same fences DART's blocking copies make, blocking MPI
+  collectives on the same communicator). Time per iteration of the slowest
+  unit, medians of alternating rounds, ratio = median of the per-round
+  DART / MPI ratios with their range; every DART result checked (bit for
+  bit against the MPI variant, or the exact value). No issue target: DASH's
+  own A/B against the original DART is in the section "DASH programs:
+  this DART against the original".
 
 The machine has 2 cores and was shared with other builds during the run:
 absolute times move between runs; the ratios of one run are what count.
@@ -304,6 +353,9 @@ def section_dash(results, docs):
         f = _plot_coll(res, docs)
         if f:
             out.append("![small collectives](bench/%s)\n" % f)
+    for res in results:
+        out.append("### DASH programs' inner loops (%s)\n" % res.mpi)
+        out.append(_prog_table(res))
     out.append(END + "\n")
     return "\n".join(out)
 
