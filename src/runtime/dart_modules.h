@@ -2,6 +2,7 @@
 #ifndef DART__MODULES_H
 #define DART__MODULES_H
 
+#include <stdio.h>
 #include <stddef.h>
 
 #include "dart_policy.h"
@@ -53,6 +54,10 @@ extern const size_t dart__nmodules DART__HIDDEN;
  * dart__modules_stop).
  */
 DART__HIDDEN dart_ret_t dart__modules_start(size_t *started);
+
+/* Prints how long each module's init took on this unit (DART_VERBOSE),
+ * after mpi_s seconds in MPI's start and the agreement of the settings. */
+DART__HIDDEN void dart__modules_print_times(FILE *out, double mpi_s);
 
 /* Runs fini of the first `started` modules in reverse; the first failure. */
 DART__HIDDEN dart_ret_t dart__modules_stop(size_t started);

@@ -1,4 +1,5 @@
 /* dart_init / dart_exit / dart_abort and process-wide state. */
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -88,6 +89,11 @@ static void dart__init_logging(void)
 static void dart__route_around_mpi_bugs(int mpi_already_initialized)
 {
 #ifdef OPEN_MPI
+  /* Per-process names for shared-memory backing files (see
+   * transport/ompi_shm_names.c): in the environment before MPI_Init
+   * costs nothing; only an MPI the application started needs MPI_T. */
+  if (!mpi_already_initialized)
+    setenv("OMPI_MCA_shmem_mmap_relocate_backing_file", "-1", 0);
   if (getenv("OMPI_MCA_osc") != NULL) return;
   if (!mpi_already_initialized) {
     setenv("OMPI_MCA_osc", "^rdma", 0);
@@ -165,6 +171,8 @@ static dart_ret_t dart__init(int *argc, char ***argv, int requested,
   }
   dart__env_load();
   dart__init_logging();
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
   dart_ret_t ret = dart__mpi_start(argc, argv, requested);
   if (ret != DART_OK) return ret;
   /* settings that change what units do together, agreed before any
@@ -180,6 +188,7 @@ static dart_ret_t dart__init(int *argc, char ***argv, int requested,
   dart__g.multithreaded =
       user_threads && dart__g.thread_level == MPI_THREAD_MULTIPLE;
   dart__g.initialized = true; /* subsystems use the public API */
+  clock_gettime(CLOCK_MONOTONIC, &t1);
   size_t started = 0;
   ret = dart__modules_start(&started);
   if (ret != DART_OK) {
@@ -197,6 +206,8 @@ static dart_ret_t dart__init(int *argc, char ***argv, int requested,
     dart__caps_print(stderr);
     fprintf(stderr, "DART: %d units on %d node(s), MPI thread level %d\n",
             dart__g.size, dart__g.num_nodes, dart__g.thread_level);
+    dart__modules_print_times(stderr, (double)(t1.tv_sec - t0.tv_sec) +
+                                          (t1.tv_nsec - t0.tv_nsec) * 1e-9);
   }
   DART_LOG_DEBUG("initialized: %d units, %d nodes", dart__g.size,
                  dart__g.num_nodes);

@@ -173,18 +173,38 @@ static const dart__module_t modules[] = {
 
 const size_t dart__nmodules = sizeof modules / sizeof modules[0];
 
+/* Seconds each module's init took in the last dart_init (DART_VERBOSE). */
+static double module_s[sizeof modules / sizeof modules[0]];
+
 dart_ret_t dart__modules_start(size_t *started)
 {
   for (size_t i = 0; i < dart__nmodules; i++) {
     *started = i + 1;
+    module_s[i] = 0;
     if (modules[i].init == NULL) continue;
+    double t0 = MPI_Wtime();
     dart_ret_t ret = modules[i].init(&policy);
+    module_s[i] = MPI_Wtime() - t0;
     if (ret != DART_OK) {
       DART_LOG_DEBUG("module %s failed to start", modules[i].name);
       return ret;
     }
   }
   return DART_OK;
+}
+
+void dart__modules_print_times(FILE *out, double mpi_s)
+{
+  double total = mpi_s;
+  for (size_t i = 0; i < dart__nmodules; i++) total += module_s[i];
+  fprintf(out,
+          "DART: dart_init took %.1f ms on unit 0: MPI start and "
+          "agreement %.1f",
+          total * 1e3, mpi_s * 1e3);
+  for (size_t i = 0; i < dart__nmodules; i++)
+    if (modules[i].init != NULL)
+      fprintf(out, ", %s %.1f", modules[i].name, module_s[i] * 1e3);
+  fprintf(out, "\n");
 }
 
 dart_ret_t dart__modules_stop(size_t started)
