@@ -264,15 +264,28 @@ static inline MPI_Aint dart__segment_lazy_disp(const dart__segment_t *seg,
   return d;
 }
 
+/* Cold part of dart__segment_fast for a segment with disp_serial != 0 that
+ * the caller does not map: whether the MPI path may use what is cached
+ * for unit u up to byte end (the own committed end, or a peer's cached
+ * displacement and bound); false sends the caller to the retry path. Out
+ * of line so that the inline fast paths keep to few registers. */
+DART__HIDDEN __attribute__((cold, noinline)) bool
+dart__segment_lazy_known(const dart__segment_t *seg, int u, uint64_t end);
+
 /*
  * Validates gptr for an access of nbytes bytes starting at its offset
  * (team, segment, target unit, offset + nbytes <= portion size) without
  * logging: if valid, sets *segp to its segment and returns the load/store
  * address of the target bytes, or NULL if the caller does not map them
  * (MPI path). If anything is invalid, sets *segp to NULL and returns NULL.
+ * Unchecked: for a segment with disp_serial != 0 that the caller does not
+ * map, *segp is set although the displacement may not be cached yet; the
+ * caller must ask dart__segment_lazy_known before the MPI path (so the
+ * inline fast paths make no call: few registers, no saved ones).
  */
 static inline __attribute__((always_inline)) char *
-dart__segment_fast(dart_gptr_t gptr, size_t nbytes, dart__segment_t **segp)
+dart__segment_fast_unchecked(dart_gptr_t gptr, size_t nbytes,
+                             dart__segment_t **segp)
 {
   *segp = NULL;
   dart__segtable_t *tab = dart__segtable_of(gptr.teamid);
@@ -286,19 +299,22 @@ dart__segment_fast(dart_gptr_t gptr, size_t nbytes, dart__segment_t **segp)
   if (__builtin_expect(off > psize || nbytes > psize - off, 0)) return NULL;
   *segp = seg;
   char *b = dart__segment_mapped(seg, u);
-  if (__builtin_expect(b != NULL, 1)) return b + off;
-  /* A peer's displacement not cached yet, or the access goes past what
-   * the caller knows is committed: the cold path fetches it again. */
-  if (__builtin_expect(seg->disp_serial != 0, 0)) {
-    MPI_Aint d;
-    uint64_t end = off + nbytes, bound;
-    if (u == seg->myid
-            ? end > __atomic_load_n(&seg->lazy_end, __ATOMIC_RELAXED)
-            : !dart__dispcache_find(seg->disp_serial, u, &d, &bound) ||
-                  end > bound)
-      *segp = NULL;
-  }
-  return NULL;
+  return __builtin_expect(b != NULL, 1) ? b + off : NULL;
+}
+
+/* dart__segment_fast_unchecked, then: a peer's displacement not cached
+ * yet, or an access past what the caller knows is committed, sets *segp
+ * to NULL (the cold path fetches it again). */
+static inline __attribute__((always_inline)) char *
+dart__segment_fast(dart_gptr_t gptr, size_t nbytes, dart__segment_t **segp)
+{
+  char *p = dart__segment_fast_unchecked(gptr, nbytes, segp);
+  dart__segment_t *seg = *segp;
+  if (p == NULL && seg != NULL && __builtin_expect(seg->disp_serial != 0, 0) &&
+      !dart__segment_lazy_known(seg, gptr.unitid,
+                                gptr.addr_or_offs.offset + nbytes))
+    *segp = NULL;
+  return p;
 }
 
 /* Window displacement of byte off of team unit u's portion. */

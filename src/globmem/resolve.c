@@ -91,3 +91,12 @@ dart_ret_t dart__segment_resolve_error(const char *func, dart_gptr_t gptr,
   }
   return DART_ERR_INVAL;
 }
+
+bool dart__segment_lazy_known(const dart__segment_t *seg, int u, uint64_t end)
+{
+  MPI_Aint d;
+  uint64_t bound;
+  if (u == seg->myid)
+    return end <= __atomic_load_n(&seg->lazy_end, __ATOMIC_RELAXED);
+  return dart__dispcache_find(seg->disp_serial, u, &d, &bound) && end <= bound;
+}

@@ -218,7 +218,8 @@ mapped_observed(bool put, void *buf, char *target, size_t bytes,
  * The common case, inline in every public function: one basic type on
  * both sides, a buffer, a valid target mapped by the caller. Returns false
  * (nothing done) otherwise, with *segp set to the target's segment if the
- * case is common but the target not mapped (see dart__segment_fast).
+ * case is common but the target not mapped (dart__segment_fast_unchecked:
+ * the caller asks dart__segment_lazy_known before the MPI path).
  */
 static inline __attribute__((always_inline)) bool
 try_mapped(bool put, void *buf, dart_gptr_t gptr, size_t nelem,
@@ -229,7 +230,7 @@ try_mapped(bool put, void *buf, dart_gptr_t gptr, size_t nelem,
   if (__builtin_expect(!dart__rma_basic_fast(buf, nelem, st, dt), 0))
     return false;
   size_t bytes = nelem * dart__basic_types[st].base_size;
-  char *p = dart__segment_fast(gptr, bytes, segp);
+  char *p = dart__segment_fast_unchecked(gptr, bytes, segp);
   if (__builtin_expect(p == NULL, 0)) return false;
   /* Counted after the first fence (a get's full fence would otherwise wait
    * for the counter stores) and before the copy (see mapped_observed). */
@@ -288,6 +289,11 @@ xfer_rma(const char *func, bool put, void *buf, dart_gptr_t gptr, size_t nelem,
   dart_ret_t name##_rma(dart_gptr_t g, void *buf, size_t n,                    \
                         dart_datatype_t type, dart__segment_t *seg)            \
   {                                                                            \
+    if (__builtin_expect(seg->disp_serial != 0, 0) &&                          \
+        !dart__segment_lazy_known(seg, g.unitid,                               \
+                                  g.addr_or_offs.offset +                      \
+                                      n * dart__basic_types[type].base_size))  \
+      return name##_slow(g, buf, n, type, type, NULL);                         \
     return xfer_rma(#name, put, buf, g, n, type, seg, mode);                   \
   }
 SLOW_PATH(dart_put, true, MODE_NONBLOCKING)
