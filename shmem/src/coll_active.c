@@ -12,6 +12,13 @@
  *    symmetric source with dart_get, then a second sync keeps the sources
  *    alive until everyone has read them. No PE writes another PE's dest.
  * collect also publishes each member's size in its pSync[2] for the sync.
+ *
+ * An active set of every PE (PE_start 0, stride 1, all PEs: what most
+ * programs and OSU's benchmarks pass) is DART_TEAM_ALL: those calls go to
+ * DART's collectives on it (one MPI collective each, the collective wait
+ * policy of dart_init) and leave pSync untouched, so it stays at
+ * SHMEM_SYNC_VALUE as the spec requires on return. Every member sees the
+ * same set, so all take the same path.
  */
 #include <errno.h>
 #include <sched.h>
@@ -99,6 +106,17 @@ static int aset_pe(const shmemi_aset_t *as, int i)
   return as->start + i * as->stride;
 }
 
+/* The set of every PE (its range check leaves start 0, stride 1). */
+static int aset_world(const shmemi_aset_t *as)
+{
+  return as->size == shmemi_n_pes();
+}
+
+static void dart_ok(const char *func, dart_ret_t ret, const char *what)
+{
+  if (ret != DART_OK) shmemi_fatal(func, "%s failed", what);
+}
+
 /* Waits until the own pSync[slot] exceeds SHMEM_SYNC_VALUE by at least
  * count, then takes count away. */
 static void consume(const char *func, long *word, long count)
@@ -113,6 +131,10 @@ static void consume(const char *func, long *word, long count)
 void shmemi_aset_sync(const char *func, const shmemi_aset_t *as, long *pSync)
 {
   if (as->size == 1) return;
+  if (aset_world(as)) {
+    dart_ok(func, dart_barrier(DART_TEAM_ALL), "dart_barrier");
+    return;
+  }
   if (as->me != 0) {
     amo(func, &pSync[0], aset_pe(as, 0), 1, DART_OP_SUM);
     consume(func, &pSync[1], 1);
@@ -159,6 +181,15 @@ static void active_bcast(const char *fn, void *dest, const void *source,
     shmemi_fatal(fn, "PE_root %d out of range for an active set of %d PEs",
                  PE_root, PE_size);
   check_ptrs(fn, dest, source, nbytes);
+  if (aset_world(&as)) { /* the root's dest stays as it is (1.4) */
+    if (nbytes > 0)
+      dart_ok(fn,
+              dart_bcast(as.me == PE_root ? (void *)source : dest, nbytes,
+                         DART_TYPE_BYTE, DART_TEAM_UNIT_ID(PE_root),
+                         DART_TEAM_ALL),
+              "dart_bcast");
+    return;
+  }
   shmemi_aset_sync(fn, &as, pSync);
   if (as.me != PE_root)
     shmemi_coll_get(fn, dest, source, nbytes, aset_pe(&as, PE_root));
@@ -183,6 +214,39 @@ void shmem_broadcast64(void *dest, const void *source, size_t nelems,
 }
 SHMEMI_ALIAS(shmem_broadcast64);
 
+/* collect/fcollect over every PE: DART's allgather(v) (collect first
+ * gathers the sizes). */
+static void world_collect(const char *fn, void *dest, const void *source,
+                          size_t nbytes, int fixed, int n)
+{
+  if (fixed) {
+    if (nbytes > 0)
+      dart_ok(
+          fn,
+          dart_allgather(source, dest, nbytes, DART_TYPE_BYTE, DART_TEAM_ALL),
+          "dart_allgather");
+    return;
+  }
+  size_t *cnt = malloc(2 * (size_t)n * sizeof *cnt);
+  if (cnt == NULL) shmemi_fatal(fn, "out of memory (%d PEs)", n);
+  size_t *displ = cnt + n;
+  dart_ok(fn,
+          dart_allgather(&nbytes, cnt, sizeof nbytes, DART_TYPE_BYTE,
+                         DART_TEAM_ALL),
+          "dart_allgather");
+  size_t off = 0;
+  for (int i = 0; i < n; i++) {
+    displ[i] = off;
+    off += cnt[i];
+  }
+  if (off > 0)
+    dart_ok(fn,
+            dart_allgatherv(source, nbytes, DART_TYPE_BYTE, dest, cnt, displ,
+                            DART_TEAM_ALL),
+            "dart_allgatherv");
+  free(cnt);
+}
+
 /* fcollect when sizes == NULL (every block nbytes), collect otherwise. */
 static void active_collect(const char *fn, void *dest, const void *source,
                            size_t nbytes, int fixed, int PE_start,
@@ -192,6 +256,10 @@ static void active_collect(const char *fn, void *dest, const void *source,
       shmemi_aset_make(fn, PE_start, logPE_stride, PE_size, pSync);
   int me = shmemi_my_pe();
   check_ptrs(fn, dest, source, nbytes);
+  if (aset_world(&as)) {
+    world_collect(fn, dest, source, nbytes, fixed, as.size);
+    return;
+  }
   if (!fixed) amo(fn, &pSync[2], me, (long)nbytes, DART_OP_SUM);
   shmemi_aset_sync(fn, &as, pSync);
   size_t off = 0;
@@ -253,6 +321,14 @@ static void active_alltoalls(const char *fn, void *dest, const void *source,
   check_ptrs(fn, dest, source, nelems);
   size_t span = nelems == 0 ? 0 : ((nelems - 1) * (size_t)sst + 1) * esize;
   char *tmp = NULL;
+  if (aset_world(&as) && sst == 1 && dst == 1) {
+    if (nelems > 0)
+      dart_ok(fn,
+              dart_alltoall(source, dest, nelems * esize, DART_TYPE_BYTE,
+                            DART_TEAM_ALL),
+              "dart_alltoall");
+    return;
+  }
   if (nelems > 0 && (sst != 1 || dst != 1) && (tmp = malloc(span)) == NULL)
     shmemi_fatal(fn, "out of memory (%zu bytes)", span);
   shmemi_aset_sync(fn, &as, pSync);
@@ -305,6 +381,28 @@ void shmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst,
 }
 SHMEMI_ALIAS(shmem_alltoalls64);
 
+/* Over every PE, up to this many bytes of gathered sources: one
+ * allgather of all sources, then the same member-order combination. */
+#define WORLD_REDUCE_MAX ((size_t)16 << 20)
+
+static void world_reduce(const char *fn, void *dest, const void *source,
+                         int nreduce, size_t nbytes, int n, shmemi_dtype_t dt,
+                         shmemi_op_t op)
+{
+  char *all = malloc(nbytes * (size_t)n);
+  if (all == NULL) shmemi_fatal(fn, "out of memory (%zu bytes)", nbytes * n);
+  dart_ok(fn,
+          dart_allgather(source, all, nbytes, DART_TYPE_BYTE, DART_TEAM_ALL),
+          "dart_allgather");
+  for (int i = 1; i < n; i++)
+    if (shmemi_reduce_apply(dt, op, all, all + (size_t)i * nbytes,
+                            (size_t)nreduce) != 0)
+      shmemi_fatal(fn, "no reduction %d on type %s", (int)op,
+                   shmemi_dtype_name(dt));
+  memcpy(dest, all, nbytes);
+  free(all);
+}
+
 /* Every member combines the sources in member order (so all get the same
  * bits for floating point), then a sync before dest is written, since dest
  * may be the source others are still reading. */
@@ -320,6 +418,11 @@ void shmemi_active_reduce(void *dest, const void *source, int nreduce,
   if (nreduce < 0) shmemi_fatal(fn, "nreduce %d is negative", nreduce);
   size_t esz = shmemi_dtype_size(dt), nbytes = (size_t)nreduce * esz;
   check_ptrs(fn, dest, source, nbytes);
+  if (aset_world(&as) && nbytes > 0 &&
+      nbytes <= WORLD_REDUCE_MAX / (size_t)as.size) {
+    world_reduce(fn, dest, source, nreduce, nbytes, as.size, dt, op);
+    return;
+  }
   char *acc = malloc(nbytes + 1), *in = malloc(nbytes + 1);
   if (acc == NULL || in == NULL)
     shmemi_fatal(fn, "out of memory (%zu bytes)", 2 * nbytes);
