@@ -13,8 +13,9 @@
  *                 pairs, the global minimum, a barrier
  *   igups         bench.01: ++ through a global reference on every element
  *                 of the own block (blocking get + blocking put each)
- *   multi-reader  bench.09: every unit copies the whole array (one get
- *                 handle per unit's block, wait for all), then a barrier
+ *   multi-reader  bench.09: every unit copies the whole array as DASH's
+ *                 blocking dash::copy does (one dart_get per unit's block,
+ *                 dart_flush_local_all), then a barrier
  *   for_each      bench.12: a loop over the local block, then a barrier
  *   allreduce     bench.13: dart_allreduce of single values: MIN, MAX,
  *                 MINMAX (one pair) and a user operation (dart_op_create)
@@ -229,27 +230,27 @@ static int c_gups(void)
 }
 
 /* ---- multi-reader ------------------------------------------------------- */
+/* DASH's blocking dash::copy (global to local): one dart_get per unit's
+ * block, then dart_flush_local_all. */
 static void k_read(int v, int iters)
 {
-  dart_handle_t *h = malloc((size_t)nu * sizeof *h);
   for (int it = 0; it < iters; it++) {
     for (int u = 0; u < nu; u++) {
       double *dst = rbuf + (size_t)u * READ_N;
       if (v == V_DART)
-        BENCH_CHECK(dart_get_handle(dst, at(ga, u, 0), READ_N, DART_TYPE_DOUBLE,
-                                    DART_TYPE_DOUBLE, &h[u]));
+        BENCH_CHECK(dart_get(dst, at(ga, u, 0), READ_N, DART_TYPE_DOUBLE,
+                             DART_TYPE_DOUBLE));
       else
         memcpy(dst, shared_block(u, 0), READ_N * sizeof(double));
     }
     if (v == V_DART) {
-      BENCH_CHECK(dart_waitall(h, (size_t)nu));
+      BENCH_CHECK(dart_flush_local_all(ga));
       BENCH_CHECK(dart_barrier(DART_TEAM_ALL));
     } else {
       BENCH_FENCE();
       BENCH_CHECK(MPI_Barrier(comm));
     }
   }
-  free(h);
 }
 
 static int c_read(void)

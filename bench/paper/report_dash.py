@@ -287,7 +287,8 @@ against raw MPI and the plain-loop floor in the same process run.
   DART calls DASH makes for it (jacobi-1d: neighbour gets, stencil,
   barrier; min-element: allgather of the local minimum; igups: `++` through
   a global reference, i.e. a blocking get and put on the own block;
-  multi-reader: one get handle per unit's block and a waitall; for_each:
+  multi-reader: one `dart_get` per unit's block and
+  `dart_flush_local_all`, as DASH's blocking `dash::copy`; for_each:
   local loop and barrier; allreduce of single values with MIN, MAX,
   MINMAX and a user op; accumulate of one double + flush), against the
   same loop in raw MPI on the same processes (an `MPI_Win_allocate_shared`
