@@ -42,7 +42,8 @@ typedef enum {
     "prefix is accepted). Every line is prefixed with the unit id.")           \
   X(DART_VERBOSE, DART__ENV_BOOL, int, verbose, "0", DART__ENV_LOCAL,          \
     "Print the effective value of every variable in this table on unit 0 "     \
-    "during dart_init.")                                                       \
+    "during dart_init, with the probed MPI capabilities and how long each "    \
+    "part of dart_init took.")                                                 \
   X(DART_SIM_NODE_SIZE, DART__ENV_INT, long, sim_node_size, "0",               \
     DART__ENV_FAIL,                                                            \
     "Simulate nodes of k consecutive units (never spanning a real node). "     \
