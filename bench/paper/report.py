@@ -764,6 +764,7 @@ def main():
     for r in results:
         parts.append(section_targets(r))
     parts.append(section_dash(results, a.docs))
+    parts.append(kept_section(md, BYHAND_BEGIN, BYHAND_END))
     parts.append(section_scale(results, a.docs))
     parts.append(section_observe(results, a.docs))
     copy_scale_logs(results, a.docs)
@@ -782,6 +783,23 @@ def main():
     with open(md, "w") as f:
         f.write("\n".join(parts))
     report_errors(results, a.print_targets)
+
+
+# Measured by hand against third-party builds outside the repository (DASH's
+# programs under the original DART, the OpenSHMEM libraries under OSU's
+# benchmarks: docs/benchmarks.md says how): kept as it is by a full run.
+BYHAND_BEGIN = "<!-- by-hand: begin -->"
+BYHAND_END = "<!-- by-hand: end -->"
+
+
+def kept_section(md, begin, end):
+    """The text between begin and end (markers included) of the existing
+    file md, or an empty section."""
+    text = open(md).read() if os.path.exists(md) else ""
+    i, j = text.find(begin), text.find(end)
+    if i < 0 or j < i:
+        return "%s\n%s\n" % (begin, end)
+    return text[i:j + len(end)] + "\n"
 
 
 def copy_scale_logs(results, docs):
