@@ -50,4 +50,28 @@ static inline int bench_setup(int *argc, char ***argv, MPI_Comm *world, int *me,
   return nsize == *nunits;
 }
 
+/* The CSV file out (NULL: none) opened on unit 0 only; a failure to open
+ * is said on stderr and gives NULL. */
+static inline FILE *bench_csv_open(int me, const char *out, const char *prog)
+{
+  FILE *f = NULL;
+  if (me == 0 && out != NULL && (f = fopen(out, "w")) == NULL)
+    fprintf(stderr, "%s: cannot write %s\n", prog, out);
+  return f;
+}
+
+static inline int bench_cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* Median of v[0..n) (n > 0); sorts v, so v[0] and v[n-1] are then the
+ * minimum and maximum. */
+static inline double bench_median(double *v, int n)
+{
+  qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 #endif /* BENCH_COMMON_H */

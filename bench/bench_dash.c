@@ -429,18 +429,6 @@ static int checked(const kernel_t *k)
   return all;
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double med(double *v, int n)
-{
-  qsort(v, (size_t)n, sizeof *v, cmp_d);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static void run_kernel(const kernel_t *k, int rounds, int div, FILE *csv)
 {
   int iters = (k->iters + div - 1) / div;
@@ -460,7 +448,8 @@ static void run_kernel(const kernel_t *k, int rounds, int div, FILE *csv)
   }
   if (k->stateless) k->run(V_DART, 1);
   ok = checked(k);
-  double d = med(td, rounds), m = med(tm, rounds), q = med(ratio, rounds);
+  double d = bench_median(td, rounds), m = bench_median(tm, rounds),
+         q = bench_median(ratio, rounds);
   if (me == 0) {
     printf("  %-22s %-22s %10.2f %10.2f %7.3f  [%.3f, %.3f]  %s%s\n", k->name,
            k->program, d, m, q, ratio[0], ratio[rounds - 1],
@@ -548,9 +537,7 @@ int main(int argc, char **argv)
     dart_exit();
     return 0;
   }
-  FILE *csv = NULL;
-  if (me == 0 && out != NULL && (csv = fopen(out, "w")) == NULL)
-    fprintf(stderr, "bench_dash: cannot write %s\n", out);
+  FILE *csv = bench_csv_open(me, out, "bench_dash");
   if (csv != NULL)
     fprintf(csv,
             "#rounds=%d\nkernel,program,units,dart_us,mpi_us,ratio,"

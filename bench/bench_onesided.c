@@ -35,7 +35,7 @@
 #include <string.h>
 
 #include "bench_common.h"
-#include "dart_observe.h" /* the statistics flag, for --ab */
+#include "dart_observe.h"         /* the statistics flag, for --ab */
 #include "globmem/dart_segment.h" /* the segment's window, for the raw baseline */
 
 static int me;
@@ -298,18 +298,6 @@ static double ab_batch(ab_ctx_t *c, int op, int n)
   return dt;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* Per round: 3 x (off, on) in alternating order, best of each state. */
 static void ab_round(ab_ctx_t *c, int op, int n, int round, double best[2])
 {
@@ -328,9 +316,7 @@ static void bench_ab(dart_gptr_t g, int rma, int rounds, const char *out)
   ab_ctx_t c = {.t = g, .v = 42, .one = 1, .rma = rma};
   c.t.unitid = 1;
   int was_on = dart__obs.on;
-  FILE *f = NULL;
-  if (me == 0 && out != NULL && (f = fopen(out, "w")) == NULL)
-    fprintf(stderr, "bench_onesided: cannot write %s\n", out);
+  FILE *f = bench_csv_open(me, out, "bench_onesided");
   if (f != NULL)
     fprintf(f,
             "#hooks=%d\n#rounds=%d\npath,op,off_ns,on_ns,ratio,ratio_min,"
@@ -357,8 +343,9 @@ static void bench_ab(dart_gptr_t g, int rma, int rounds, const char *out)
       ratio[r] = best[1] / best[0];
     }
     if (me != 0) continue;
-    double m0 = median(t[0], rounds), m1 = median(t[1], rounds);
-    double mr = median(ratio, rounds); /* sorts ratio: [0] min, [n-1] max */
+    double m0 = bench_median(t[0], rounds), m1 = bench_median(t[1], rounds);
+    double mr =
+        bench_median(ratio, rounds); /* sorts ratio: [0] min, [n-1] max */
     printf("  %-30s %8.2f %8.2f %7.3f  [%.3f, %.3f]\n", ab_names[rma][op], m0,
            m1, mr, ratio[0], ratio[rounds - 1]);
     if (f != NULL)
