@@ -239,10 +239,11 @@ static void world_collect(const char *fn, void *dest, const void *source,
     displ[i] = off;
     off += cnt[i];
   }
+  static const char none; /* a PE with nothing to add may pass NULL */
   if (off > 0)
     dart_ok(fn,
-            dart_allgatherv(source, nbytes, DART_TYPE_BYTE, dest, cnt, displ,
-                            DART_TEAM_ALL),
+            dart_allgatherv(nbytes > 0 ? source : &none, nbytes, DART_TYPE_BYTE,
+                            dest, cnt, displ, DART_TEAM_ALL),
             "dart_allgatherv");
   free(cnt);
 }

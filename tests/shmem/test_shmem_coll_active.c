@@ -84,6 +84,17 @@ static void run_collect(struct aset a, long *ps)
                      (long long)d64[off]);
       TEST_CHECK(d32[off] == -p - k);
     }
+  shmem_barrier(a.start, a.log, a.size, ps);
+  /* member p gives p elements: member 0 nothing */
+  memset(d64, 0xff, N * sizeof(int64_t) * (size_t)npes);
+  shmem_collect64(d64, s64, (size_t)idx(a), a.start, a.log, a.size, ps);
+  for (int p = 1, off = 0; p < a.size; p++)
+    for (int k = 0; k < p; k++, off++)
+      TEST_CHECK_MSG(d64[off] == 100 * p + k,
+                     "collect64 (0 from member 0) "
+                     "[%d] %lld",
+                     off, (long long)d64[off]);
+  if (a.size == 1) TEST_CHECK(d64[0] == -1); /* nothing gathered */
 }
 
 static void run_alltoall(struct aset a, long *ps)
