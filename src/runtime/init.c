@@ -89,11 +89,6 @@ static void dart__init_logging(void)
 static void dart__route_around_mpi_bugs(int mpi_already_initialized)
 {
 #ifdef OPEN_MPI
-  /* Per-process names for shared-memory backing files (see
-   * transport/ompi_shm_names.c): in the environment before MPI_Init
-   * costs nothing; only an MPI the application started needs MPI_T. */
-  if (!mpi_already_initialized)
-    setenv("OMPI_MCA_shmem_mmap_relocate_backing_file", "-1", 0);
   if (getenv("OMPI_MCA_osc") != NULL) return;
   if (!mpi_already_initialized) {
     setenv("OMPI_MCA_osc", "^rdma", 0);
