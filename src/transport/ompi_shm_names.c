@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "dart_mpi.h"
+#include "transport/probe.h"
 #include "transport/wait.h"
 
 /* Whether Open MPI's component list for "osc" (NULL: not set) leaves
@@ -42,13 +43,7 @@
 static bool osc_rdma_left_out(const char *list)
 {
   if (list == NULL || list[0] == '\0') return false;
-  bool exclude = list[0] == '^', named = false;
-  char buf[256];
-  snprintf(buf, sizeof buf, "%s", exclude ? list + 1 : list);
-  for (char *save = NULL, *tok = strtok_r(buf, ", ", &save); tok != NULL;
-       tok = strtok_r(NULL, ", ", &save))
-    if (strcmp(tok, "rdma") == 0) named = true;
-  return exclude ? named : !named;
+  return (list[0] == '^') == dart__osc_list_names(list, "rdma");
 }
 
 void dart__ompi_unique_shm_names(void)

@@ -382,18 +382,21 @@ void dart__caps_print(FILE *out)
  * an MCA parameter file set it) leaves only osc/pt2pt for windows over
  * existing memory: an inclusive list naming pt2pt but neither ucx nor
  * rdma. */
+bool dart__osc_list_names(const char *list, const char *name)
+{
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", list[0] == '^' ? list + 1 : list);
+  for (char *save = NULL, *tok = strtok_r(buf, ", ", &save); tok != NULL;
+       tok = strtok_r(NULL, ", ", &save))
+    if (strcmp(tok, name) == 0) return true;
+  return false;
+}
+
 static bool only_pt2pt(const char *list)
 {
-  if (list[0] == '^') return false; /* an exclusion list */
-  bool pt2pt = false, other = false;
-  char buf[256];
-  snprintf(buf, sizeof buf, "%s", list);
-  for (char *save = NULL, *tok = strtok_r(buf, ", ", &save); tok != NULL;
-       tok = strtok_r(NULL, ", ", &save)) {
-    if (strcmp(tok, "pt2pt") == 0) pt2pt = true;
-    if (strcmp(tok, "ucx") == 0 || strcmp(tok, "rdma") == 0) other = true;
-  }
-  return pt2pt && !other;
+  return list[0] != '^' && dart__osc_list_names(list, "pt2pt") &&
+         !dart__osc_list_names(list, "ucx") &&
+         !dart__osc_list_names(list, "rdma");
 }
 
 /* An MPI_T session opened before MPI_Init: MPICH 4.0 crashes in MPI_Init
