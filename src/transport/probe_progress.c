@@ -34,7 +34,7 @@
 #include "transport/probe_progress.h"
 #include "transport/wait.h"
 
-#define POLL_BUDGET_NS 50000000 /* 50 ms of polling by unit 0 at most */
+#define POLL_BUDGET_NS 10000000 /* 10 ms of polling by unit 0 at most */
 
 #define GET_WORDS DART__PROBE_GET_WORDS
 
