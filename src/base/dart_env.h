@@ -84,9 +84,9 @@ typedef enum {
     "How collectives and send/recv wait: yield (non-blocking MPI call and a "  \
     "waiting loop that gives the core away), block (the blocking MPI call: "   \
     "fastest for small messages, but some MPIs poll the CPU) or auto (block "  \
-    "when every node runs no more units than it has CPUs; otherwise the one "  \
-    "of the two that a short probe in dart_init finds faster with this MPI, "  \
-    "ties to block; simulated nodes count as the real node they share).")      \
+    "when every node runs no more units than it has CPUs; otherwise yield "    \
+    "only if a short probe in dart_init finds it more than twice as fast "     \
+    "with this MPI; simulated nodes count as the real node they share).")      \
   X(DART_WATCHDOG, DART__ENV_INT, long, watchdog, "0", DART__ENV_LOCAL,        \
     "Seconds after which a unit waiting inside one DART call prints one line " \
     "saying what it waits for (call, team, segment, target unit, collective "  \
