@@ -110,14 +110,7 @@ static dart_ret_t probe_block(bool *block)
                                   dart__g.comm));
     if (agreed[0] > 4 * agreed[1] || agreed[1] > 4 * agreed[0]) break;
   }
-  /* The yielding wait only where it wins by more than 2x: the blocking
-   * call is the MPI's own path, and a probe on an oversubscribed node is
-   * noisy. Measured at 4 units on 2 cores (best batches, idle and with 2
-   * busy loops beside): Open MPI's blocking call at 0.5-0.8x the yielding
-   * wait idle and up to 1.4x under load (the old 1.25x threshold flipped
-   * some runs to the wait that then cost 2x per small collective); MPICH's
-   * at 3.5-27x (it polls). 2x separates the two with room on both sides. */
-  *block = agreed[0] <= 2.0 * agreed[1];
+  *block = dart__coll_wait_prefers_block(agreed[0], agreed[1]);
   DART_LOG_DEBUG("collective wait probe: blocking %.2f us, yielding %.2f us "
                  "per 8-byte allreduce",
                  agreed[0] * 1e6, agreed[1] * 1e6);

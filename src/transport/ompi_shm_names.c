@@ -31,20 +31,10 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "dart_mpi.h"
-#include "transport/probe.h"
+#include "transport/osc_list.h"
 #include "transport/wait.h"
-
-/* Whether Open MPI's component list for "osc" (NULL: not set) leaves
- * osc/rdma out: an exclusion list naming it, or an inclusive list not
- * naming it. */
-static bool osc_rdma_left_out(const char *list)
-{
-  if (list == NULL || list[0] == '\0') return false;
-  return (list[0] == '^') == dart__osc_list_names(list, "rdma");
-}
 
 void dart__ompi_unique_shm_names(void)
 {
@@ -54,7 +44,7 @@ void dart__ompi_unique_shm_names(void)
   static bool done;
   if (done) return;
   done = true;
-  if (osc_rdma_left_out(getenv("OMPI_MCA_osc"))) return;
+  if (dart__osc_list_leaves_out(getenv("OMPI_MCA_osc"), "rdma")) return;
   int provided, idx, count, val = 0, level = MPI_THREAD_SINGLE;
   /* At the process's own level: Open MPI 4.1 lowers the level of the
    * whole process to what MPI_T_init_thread asks for (its internal locks

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "dart_mpi.h"
+#include "transport/osc_list.h"
 #include "transport/probe.h"
 #include "transport/wait.h"
 
@@ -380,23 +381,12 @@ void dart__caps_print(FILE *out)
 
 /* Whether the component list of Open MPI's "osc" setting (as the user or
  * an MCA parameter file set it) leaves only osc/pt2pt for windows over
- * existing memory: an inclusive list naming pt2pt but neither ucx nor
- * rdma. */
-bool dart__osc_list_names(const char *list, const char *name)
-{
-  char buf[256];
-  snprintf(buf, sizeof buf, "%s", list[0] == '^' ? list + 1 : list);
-  for (char *save = NULL, *tok = strtok_r(buf, ", ", &save); tok != NULL;
-       tok = strtok_r(NULL, ", ", &save))
-    if (strcmp(tok, name) == 0) return true;
-  return false;
-}
-
+ * existing memory: a selection naming pt2pt but neither ucx nor rdma. */
 static bool only_pt2pt(const char *list)
 {
   return list[0] != '^' && dart__osc_list_names(list, "pt2pt") &&
-         !dart__osc_list_names(list, "ucx") &&
-         !dart__osc_list_names(list, "rdma");
+         dart__osc_list_leaves_out(list, "ucx") &&
+         dart__osc_list_leaves_out(list, "rdma");
 }
 
 /* An MPI_T session opened before MPI_Init: MPICH 4.0 crashes in MPI_Init

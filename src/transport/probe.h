@@ -117,10 +117,6 @@ DART__HIDDEN void dart__caps_print(FILE *out);
  */
 DART__HIDDEN int dart__caps_thread_level(int wanted);
 
-/* Whether Open MPI's component list `list` ("a,b" or the exclusion list
- * "^a,b") names component `name`. */
-DART__HIDDEN bool dart__osc_list_names(const char *list, const char *name);
-
 /* Ends the MPI_T session dart__caps_thread_level opened; after MPI_Init. */
 DART__HIDDEN void dart__caps_mpit_close(void);
 
