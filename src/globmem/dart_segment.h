@@ -346,6 +346,11 @@ dart__segment_resolve_retry(const char *func, dart_gptr_t gptr, size_t nbytes,
 /* Reads peer u's growth address and committed size from its pool page
  * (pool.c) into the cache; *disp is the address. DART_ERR_OTHER (logged
  * under func) if that fails. */
+/* dart_barrier's two words on DART_TEAM_ALL (arrival count, generation)
+ * in unit 0's page of the dart_memalloc pool, zeroed at dart_init, if
+ * every unit of DART_TEAM_ALL is on one node and this unit maps that
+ * page; else NULL (pool.c). */
+DART__HIDDEN uint64_t *dart__pool_sync_words(void);
 DART__HIDDEN dart_ret_t dart__pool_grow_fetch(const char *func, int u,
                                               MPI_Aint *disp);
 

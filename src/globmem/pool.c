@@ -56,6 +56,8 @@ static size_t pool_bytes(size_t requested)
  *   bytes 0-7     the lock word of emulated atomics (transport/atomic.c)
  *   bytes 8-11    the committed size of the growth segment, in pages
  *   bytes 16-23   the growth segment's MPI address (its displacement)
+ *   bytes 32-47   unit 0's page only: dart_barrier's arrival count and
+ *                 generation on DART_TEAM_ALL (dart__pool_sync_words)
  *   bytes 64-     the accumulate gate and the announcement slots of node
  *                 peers (transport/cpu_gate.h), cache-line aligned
  */
@@ -120,6 +122,7 @@ static void hide_prefix(dart__segment_t *seg, size_t n)
  * in the pool page. */
 #define GROW_PUBLISHED_AT 8
 #define GROW_ADDRESS_AT 16
+#define SYNC_WORDS_AT 32 /* dart__pool_sync_words */
 
 static dart__segment_t *grow_seg;
 static locked_buddy_t grow;
@@ -372,6 +375,18 @@ static void grow_fini(void)
   grow.buddy = NULL;
 }
 
+/* Unit 0's count and generation words of dart_barrier on DART_TEAM_ALL
+ * (runtime/barrier.c), where every unit maps unit 0's page: DART_TEAM_ALL
+ * on one node with its pool in a shared window. */
+uint64_t *dart__pool_sync_words(void)
+{
+  const dart__segment_t *s = pool_seg;
+  if (s == NULL || !s->team->single_node || s->nunits < 2) return NULL;
+  char *b = dart__g.myid == 0 ? s->base : dart__segment_mapped(s, 0);
+  return b != NULL ? (uint64_t *)(void *)(b - POOL_RESERVED + SYNC_WORDS_AT)
+                   : NULL;
+}
+
 /* The lock word of emulated atomics on global unit g's memory: in DART's
  * page in front of g's portion of the pool (dart__atomic_set_lock_words). */
 static bool lock_word(int g, dart__rma_target_t *t)
@@ -432,6 +447,10 @@ dart_ret_t dart__globmem_init(void)
   __atomic_store_n((int64_t *)(void *)(pool_seg->base - POOL_RESERVED), 0,
                    __ATOMIC_SEQ_CST);
   __atomic_store_n(grow_published(dart__g.myid), 0, __ATOMIC_RELAXED);
+  uint64_t *sync =
+      (uint64_t *)(void *)(pool_seg->base - POOL_RESERVED + SYNC_WORDS_AT);
+  __atomic_store_n(&sync[0], 0, __ATOMIC_RELAXED); /* dart_barrier's words */
+  __atomic_store_n(&sync[1], 0, __ATOMIC_RELAXED);
   dart__atomic_set_lock_words(lock_word);
   ret = gate_set(pool_seg);
   if (ret != DART_OK) return ret;

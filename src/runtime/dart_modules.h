@@ -37,6 +37,11 @@ DART__HIDDEN dart_ret_t dart__teams_init(void);
 DART__HIDDEN dart_ret_t dart__teams_fini(void);
 /* Keeps the policy's wait mode for dart_barrier (barrier.c). */
 DART__HIDDEN void dart__barrier_set_policy(const dart__policy_t *policy);
+/* dart_barrier's shared-memory counter on DART_TEAM_ALL (barrier.c):
+ * chosen after global memory is up (agreed by all units), dropped before
+ * it goes. */
+DART__HIDDEN dart_ret_t dart__barrier_init(void);
+DART__HIDDEN dart_ret_t dart__barrier_fini(void);
 
 /* Decides the policy: environment, probes, agreement (runtime/policy.c). */
 DART__HIDDEN dart_ret_t dart__policy_decide(dart__policy_t *policy);

@@ -133,6 +133,12 @@ static dart_ret_t locality_init(dart__policy_t *policy)
   return dart__locality_init();
 }
 
+static dart_ret_t barrier_init(dart__policy_t *policy)
+{
+  (void)policy;
+  return dart__barrier_init();
+}
+
 static dart_ret_t collflags_init(dart__policy_t *policy)
 {
   (void)policy;
@@ -163,6 +169,7 @@ static const dart__module_t modules[] = {
     {"teams", teams_init, dart__teams_fini, NULL, NULL},
     {"globmem", globmem_init, globmem_fini, dart__globmem_team_init,
      dart__globmem_team_fini},
+    {"barrier", barrier_init, dart__barrier_fini, NULL, NULL},
     {"collflags", collflags_init, dart__coll_fini, NULL, dart__coll_team_fini},
     {"locality", locality_init, locality_fini, NULL, locality_team_fini},
     {"handles", NULL, handles_fini, NULL, NULL},

@@ -7,6 +7,8 @@
  * pool portion (globmem/pool.c), which node peers map:
  *
  *   offset   0   lock word of MPI-emulated atomics (transport/atomic.c)
+ *   offset  32   unit 0's page: dart_barrier's counter on DART_TEAM_ALL
+ *                (cpu_barrier.h, two 64-bit words)
  *   offset  64   G: 0 = free; holder's global id + 1 while a bulk
  *                accumulate runs; that | DART__GATE_PAUSED between two
  *                chunks and, with the asymmetric fence, after the bulk

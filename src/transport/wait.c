@@ -49,6 +49,22 @@ void dart__wait_poll(uint64_t iteration)
   dart__backoff(iteration);
 }
 
+void dart__wait_poll_team(uint64_t iteration)
+{
+  uint64_t spin =
+      (uint64_t)(dart__env.spin_count > 0 ? dart__env.spin_count : 0);
+  if ((iteration & 63) == 63) dart__progress_drive();
+  if (iteration < spin) {
+    DART__CPU_RELAX();
+  } else if (iteration < spin + 100000) {
+    sched_yield();
+  } else {
+    /* Waits of many milliseconds: give the core away for a while. */
+    struct timespec ts = {0, 5000};
+    nanosleep(&ts, NULL);
+  }
+}
+
 int dart__mpi_wait(MPI_Request *req)
 {
   for (uint64_t it = 0;; it++) {

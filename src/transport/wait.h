@@ -65,6 +65,15 @@ DART__HIDDEN void dart__backoff(uint64_t iteration);
  */
 DART__HIDDEN void dart__wait_poll(uint64_t iteration);
 
+/*
+ * Step of a loop in which a whole team polls shared memory (dart_barrier's
+ * counter): drives the MPI progress engine every 64th step only, spins
+ * DART_SPIN_COUNT steps, then yields for many more steps than
+ * dart__wait_poll before it sleeps, because a barrier's latency is the
+ * wake-up of its waiters.
+ */
+DART__HIDDEN void dart__wait_poll_team(uint64_t iteration);
+
 /* Drives the MPI progress engine once (also used by the progress thread
  * and by owners accessing memory that peers reach through MPI). */
 DART__HIDDEN void dart__progress_drive(void);

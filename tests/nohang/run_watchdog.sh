@@ -16,14 +16,15 @@ case "$mode" in
     other=dart_allreduce
     calls='dart_(barrier|allreduce)'
     # the text of the MPI call, cut at its argument list
-    what='MPI_I?(barrier|allreduce|Barrier|Allreduce)'
+    # (dart_barrier on DART_TEAM_ALL on one node: its shared-memory counter)
+    what='(MPI_I?(barrier|allreduce|Barrier|Allreduce)|shared-memory barrier)'
     team='0'
     must='' ;;
   team)
     other=dart_team_create
     calls='dart_(barrier|team_create)'
     # an MPI call with an optional note: "MPI_Allreduce (team id agreement)"
-    what='MPI_[A-Za-z_]+( \([^)]*\))?'
+    what='(MPI_[A-Za-z_]+( \([^)]*\))?|shared-memory barrier)'
     team='[0-9]+'
     # the creating half cannot get past the id agreement on team 0
     must='in dart_team_create for MPI_Allreduce (team id agreement): team 0 ' ;;

@@ -1,0 +1,70 @@
+#define _POSIX_C_SOURCE 200809L
+/* dart_barrier synchronises and orders memory (the shared-memory counter
+ * on DART_TEAM_ALL on one node, the MPI barrier elsewhere and with
+ * DART_BARRIER=mpi): every round each unit stores the round number in its
+ * slot of a team allocation, and after a barrier every unit must read that
+ * number from every slot. Some rounds unit 0 arrives late (sleeps), so the
+ * others wait through the yielding phase. A sub-team's barrier (MPI)
+ * interleaves with DART_TEAM_ALL's. */
+#include <time.h>
+
+#include "dart_test.h"
+
+enum { ROUNDS = 1000 };
+
+static void sleep_us(long us)
+{
+  struct timespec ts = {0, us * 1000};
+  nanosleep(&ts, NULL);
+}
+
+int main(int argc, char **argv)
+{
+  TEST_OK(dart_init(&argc, &argv));
+  dart_global_unit_t me;
+  size_t n;
+  TEST_OK(dart_myid(&me));
+  TEST_OK(dart_size(&n));
+  dart_gptr_t slots;
+  TEST_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 1, DART_TYPE_LONG, &slots));
+  dart_gptr_t mine = slots;
+  TEST_OK(dart_gptr_setunit(&mine, DART_TEAM_UNIT_ID(me.id)));
+  long *own = NULL;
+  TEST_OK(dart_gptr_getaddr(mine, (void **)&own));
+  TEST_CHECK(own != NULL);
+
+  /* the odd units' team, whose barrier is MPI's */
+  dart_group_t all, odd;
+  TEST_OK(dart_group_create(&all));
+  TEST_OK(dart_group_create(&odd));
+  TEST_OK(dart_team_get_group(DART_TEAM_ALL, &all));
+  for (size_t u = 1; u < n; u += 2)
+    TEST_OK(dart_group_addmember(odd, DART_GLOBAL_UNIT_ID((int)u)));
+  dart_team_t oddteam = DART_TEAM_NULL;
+  TEST_OK(dart_team_create(DART_TEAM_ALL, odd, &oddteam));
+
+  for (long r = 1; r <= ROUNDS; r++) {
+    if (me.id == 0 && r % 97 == 0) sleep_us(r % 2 ? 2000 : 100);
+    __atomic_store_n(own, r, __ATOMIC_RELAXED);
+    TEST_OK(dart_barrier(DART_TEAM_ALL));
+    for (size_t u = 0; u < n; u++) {
+      dart_gptr_t g = slots;
+      long v = -1;
+      TEST_OK(dart_gptr_setunit(&g, DART_TEAM_UNIT_ID((int)u)));
+      TEST_OK(dart_get_blocking(&v, g, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+      TEST_CHECK_MSG(v == r, "round %ld: unit %zu's slot holds %ld", r, u, v);
+    }
+    if (oddteam != DART_TEAM_NULL && r % 50 == 0)
+      TEST_OK(dart_barrier(oddteam));
+    TEST_OK(dart_barrier(DART_TEAM_ALL));
+  }
+
+  if (oddteam != DART_TEAM_NULL) TEST_OK(dart_team_destroy(&oddteam));
+  TEST_OK(dart_group_destroy(&odd));
+  TEST_OK(dart_group_destroy(&all));
+  TEST_OK(dart_team_memfree(slots));
+  TEST_OK(dart_exit());
+  if (me.id == 0)
+    printf("test_barrier: %d rounds on %zu units ok\n", ROUNDS, n);
+  return 0;
+}
