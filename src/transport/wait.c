@@ -19,19 +19,25 @@
 #define DART__CPU_RELAX() ((void)0)
 #endif
 
-void dart__backoff(uint64_t iteration)
+/* Spins DART_SPIN_COUNT steps, yields for the next `yields`, then sleeps
+ * a few microseconds per step (long waits give the core away). */
+static void backoff_step(uint64_t iteration, uint64_t yields)
 {
   uint64_t spin =
       (uint64_t)(dart__env.spin_count > 0 ? dart__env.spin_count : 0);
   if (iteration < spin) {
     DART__CPU_RELAX();
-  } else if (iteration < spin + 64) {
+  } else if (iteration < spin + yields) {
     sched_yield();
   } else {
-    /* Long waits: give the core away for a few microseconds. */
     struct timespec ts = {0, 5000};
     nanosleep(&ts, NULL);
   }
+}
+
+void dart__backoff(uint64_t iteration)
+{
+  backoff_step(iteration, 64);
 }
 
 void dart__progress_drive(void)
@@ -51,18 +57,8 @@ void dart__wait_poll(uint64_t iteration)
 
 void dart__wait_poll_team(uint64_t iteration)
 {
-  uint64_t spin =
-      (uint64_t)(dart__env.spin_count > 0 ? dart__env.spin_count : 0);
   if ((iteration & 63) == 63) dart__progress_drive();
-  if (iteration < spin) {
-    DART__CPU_RELAX();
-  } else if (iteration < spin + 100000) {
-    sched_yield();
-  } else {
-    /* Waits of many milliseconds: give the core away for a while. */
-    struct timespec ts = {0, 5000};
-    nanosleep(&ts, NULL);
-  }
+  backoff_step(iteration, 100000);
 }
 
 int dart__mpi_wait(MPI_Request *req)
