@@ -447,10 +447,12 @@ dart_ret_t dart__globmem_init(void)
   __atomic_store_n((int64_t *)(void *)(pool_seg->base - POOL_RESERVED), 0,
                    __ATOMIC_SEQ_CST);
   __atomic_store_n(grow_published(dart__g.myid), 0, __ATOMIC_RELAXED);
-  uint64_t *sync =
-      (uint64_t *)(void *)(pool_seg->base - POOL_RESERVED + SYNC_WORDS_AT);
-  __atomic_store_n(&sync[0], 0, __ATOMIC_RELAXED); /* dart_barrier's words */
-  __atomic_store_n(&sync[1], 0, __ATOMIC_RELAXED);
+  if (dart__g.myid == 0) { /* dart_barrier's words, in unit 0's page only */
+    uint64_t *sync =
+        (uint64_t *)(void *)(pool_seg->base - POOL_RESERVED + SYNC_WORDS_AT);
+    __atomic_store_n(&sync[0], 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&sync[1], 0, __ATOMIC_RELAXED);
+  }
   dart__atomic_set_lock_words(lock_word);
   ret = gate_set(pool_seg);
   if (ret != DART_OK) return ret;

@@ -5,9 +5,9 @@
  * unit 0 (the dart_memalloc pool's, globmem/pool.c), the barrier is a
  * central counter in shared memory: each unit adds 1 to the arrival count;
  * the last one resets it and advances the generation word, which the
- * others poll. Measured against MPI_Barrier on one node (raw reproducer,
- * docs/collectives.md): 2 units 0.26 against 0.48 us (Open MPI) and 1.40 us
- * (MPICH); 4 units on 2 cores 7.3 against 13 us (Open MPI) and 8.2 ms
+ * others poll. Measured against MPI_Barrier on one node (bench_coll,
+ * docs/collectives.md): 2 units 0.21 against 0.55 us (Open MPI) and 1.49 us
+ * (MPICH); 4 units on 2 cores 12.5 against 20 us (Open MPI) and 8.3 ms
  * (MPICH's polling barrier). Every arrival is an atomic on one cache
  * line, so the counter is used up to SHM_MAX units; larger nodes and every
  * other team take the MPI barrier, which waits the way the runtime's
