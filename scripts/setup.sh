@@ -4,7 +4,7 @@
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config clang clang-format
       mpich libmpich-dev openmpi-bin libopenmpi-dev libhwloc-dev
-      python3 python3-matplotlib iproute2 doxygen)
+      python3 python3-matplotlib iproute2 doxygen gdb)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
