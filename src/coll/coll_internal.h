@@ -21,6 +21,7 @@
 #include "team/dart_team.h"
 #include "dart_watch.h"
 #include "../types/types_internal.h"
+#include "dart_coll_shm.h"
 #include "transport/wait.h"
 
 #define DART__LIKELY(x) __builtin_expect(!!(x), 1)
@@ -330,6 +331,19 @@ static inline void dart__coll_watch(const char *func, const char *what,
     DART__OBS_END(dart__t0, dart__obs_coll_kind(func), DART__OBS_NONE,         \
                   (unit) == DART__WATCH_NONE ? -1 : (unit), 0);                \
   } while (0)
+
+/* ---- DART_TEAM_ALL through shared memory (shm.c) ----------------------- */
+
+/* Whether an allreduce of bytes on team goes through the slots: the same
+ * answer on every unit for the same call. */
+DART__HIDDEN bool dart__coll_shm_allreduce_fits(const dart__team_t *team,
+                                                size_t bytes);
+/* The allreduce of count elements of type (bytes in all, contiguous)
+ * from send (may be recv) into recv with op; an MPI error code (from
+ * MPI_Reduce_local, after every unit has passed the barrier). */
+DART__HIDDEN int dart__coll_shm_allreduce(const void *send, void *recv,
+                                          size_t bytes, int count,
+                                          MPI_Datatype type, MPI_Op op);
 
 /* Module hooks (runtime/modules.c): the policy's collective wait mode
  * (coll_common.c); the window of the collectives' bad-argument flags

@@ -22,6 +22,7 @@ typedef struct {
   MPI_Datatype type;
   int count;
   size_t bytes; /* size of the whole send/receive buffer */
+  bool flat;    /* the buffer is count elements of type, back to back */
 } dart__red_t;
 
 /* User op: dtype must be the op's datatype (checked without a lookup, so
@@ -43,6 +44,8 @@ static dart_ret_t red_user(const char *func, size_t nelem,
   r->type = u->mpi_type;
   r->count = (int)nelem;
   r->bytes = nelem * u->elem_size;
+  const dart__type_t *d = dart__type_get(dtype);
+  r->flat = d != NULL && d->kind == DART__TYPE_BASIC;
   return DART_OK;
 }
 
@@ -59,6 +62,7 @@ static dart_ret_t red_predefined(const char *func, size_t nelem,
                             "(predefined ops need one)",
                             dtype);
   r->bytes = nelem * d->base_size;
+  r->flat = true;
   if (op == DART_OP_MINMAX) {
     if (nelem % 2 != 0)
       return DART__COLL_INVAL(func,
@@ -105,6 +109,32 @@ static bool red_overlap(const void *a, const void *b, size_t n)
   return x != y && x < y + n && y < x + n;
 }
 
+/* The allreduce through shared memory (shm.c), watched and observed as
+ * DART__COLL_RUN does for MPI's. */
+static dart_ret_t red_shm(const char *func, dart__team_t *team,
+                          const void *send, void *recv, const dart__red_t *r)
+{
+  uint64_t t0 = DART__OBS_T0();
+  dart__coll_watch(func, "shared-memory allreduce", team, DART__WATCH_NONE);
+  int rc =
+      dart__coll_shm_allreduce(send, recv, r->bytes, r->count, r->type, r->op);
+  dart__watch_end();
+  DART__OBS_END(t0, dart__obs_coll_kind(func), DART__OBS_NONE, -1, 0);
+  return rc == MPI_SUCCESS ? DART_OK
+                           : dart__coll_fail_mpi(func, "MPI_Reduce_local", rc);
+}
+
+/* A unit with bad buffers in a shared-memory allreduce: warns the others,
+ * takes part with zeros (dart__coll_standin's role), returns err. */
+static dart_ret_t red_shm_standin(const char *func, dart_ret_t err,
+                                  dart__team_t *team, const dart__red_t *r)
+{
+  char zeros[DART__COLL_SHM_SLOT] = {0};
+  dart__coll_warn(func, team, DART__COLL_ALLREDUCE, -1);
+  (void)red_shm(func, team, zeros, zeros, r);
+  return dart__coll_end(func, team, err);
+}
+
 dart_ret_t dart_allreduce(const void *sendbuf, void *recvbuf, size_t nelem,
                           dart_datatype_t dtype, dart_operation_t op,
                           dart_team_t teamid)
@@ -119,9 +149,16 @@ dart_ret_t dart_allreduce(const void *sendbuf, void *recvbuf, size_t nelem,
         DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements", nelem);
   else if (sendbuf != NULL && red_overlap(sendbuf, recvbuf, r.bytes))
     ret = DART__COLL_INVAL(__func__, "sendbuf overlaps recvbuf");
+  bool shm = r.flat && dart__coll_shm_allreduce_fits(team, r.bytes);
   if (ret != DART_OK)
-    return dart__coll_standin(__func__, ret, team, DART__COLL_ALLREDUCE,
-                              r.count, r.type, r.bytes, -1, r.op);
+    return shm ? red_shm_standin(__func__, ret, team, &r)
+               : dart__coll_standin(__func__, ret, team, DART__COLL_ALLREDUCE,
+                                    r.count, r.type, r.bytes, -1, r.op);
+  if (shm) {
+    ret = red_shm(__func__, team, sendbuf != NULL ? sendbuf : recvbuf, recvbuf,
+                  &r);
+    return dart__coll_end(__func__, team, ret);
+  }
   const void *send =
       (sendbuf == NULL || sendbuf == recvbuf) ? MPI_IN_PLACE : sendbuf;
   DART__COLL_RUN(

@@ -343,14 +343,18 @@ DART__HIDDEN __attribute__((cold, noinline)) dart_ret_t
 dart__segment_resolve_retry(const char *func, dart_gptr_t gptr, size_t nbytes,
                             dart__target_t *t);
 
+/* Four words (arrival count and generation of DART_TEAM_ALL's barrier,
+ * then of its allreduce; coll/shm.c) in unit 0's page of the dart_memalloc
+ * pool, zeroed at dart_init, if every unit of DART_TEAM_ALL is on one node and
+ * this unit maps that page; else NULL (pool.c). */
+DART__HIDDEN uint64_t *dart__pool_sync_words(void);
+/* Sets slots[u] to unit u's allreduce slots (2 * DART__COLL_SHM_SLOT
+ * bytes in its pool pages) for u < n == the size of DART_TEAM_ALL, if
+ * this unit maps every unit's pool; else returns false (pool.c). */
+DART__HIDDEN bool dart__pool_coll_slots(char **slots, int n);
 /* Reads peer u's growth address and committed size from its pool page
  * (pool.c) into the cache; *disp is the address. DART_ERR_OTHER (logged
  * under func) if that fails. */
-/* dart_barrier's two words on DART_TEAM_ALL (arrival count, generation)
- * in unit 0's page of the dart_memalloc pool, zeroed at dart_init, if
- * every unit of DART_TEAM_ALL is on one node and this unit maps that
- * page; else NULL (pool.c). */
-DART__HIDDEN uint64_t *dart__pool_sync_words(void);
 DART__HIDDEN dart_ret_t dart__pool_grow_fetch(const char *func, int u,
                                               MPI_Aint *disp);
 

@@ -56,12 +56,17 @@ static size_t pool_bytes(size_t requested)
  *   bytes 0-7     the lock word of emulated atomics (transport/atomic.c)
  *   bytes 8-11    the committed size of the growth segment, in pages
  *   bytes 16-23   the growth segment's MPI address (its displacement)
- *   bytes 32-47   unit 0's page only: dart_barrier's arrival count and
- *                 generation on DART_TEAM_ALL (dart__pool_sync_words)
+ *   bytes 32-63   unit 0's page only: the arrival counts and generations
+ *                 of DART_TEAM_ALL's shared-memory barrier (32-47) and
+ *                 allreduce (48-63), coll/shm.c (dart__pool_sync_words)
  *   bytes 64-     the accumulate gate and the announcement slots of node
  *                 peers (transport/cpu_gate.h), cache-line aligned
+ * and, in front of that page, one more: the unit's two slots of
+ * DART_TEAM_ALL's shared-memory allreduce (coll/shm.c, each
+ * DART__COLL_SHM_SLOT bytes; dart__pool_coll_slots).
  */
-#define POOL_RESERVED ((size_t)4096)
+#define POOL_PAGE ((size_t)4096)      /* DART's page, described above */
+#define POOL_RESERVED (2 * POOL_PAGE) /* both pages, hidden */
 
 static dart__segment_t *pool_seg;
 static locked_buddy_t pool;
@@ -188,7 +193,7 @@ static dart_ret_t grow_segment(dart__team_t *all, char *base, size_t size)
       return DART_ERR_OTHER;
     DART__MPI(MPI_Get_address(base, &g->disp_pad));
     /* Published before dart_init's closing barrier; peers fetch it. */
-    *(MPI_Aint *)(void *)(pool_seg->base - POOL_RESERVED + GROW_ADDRESS_AT) =
+    *(MPI_Aint *)(void *)(pool_seg->base - POOL_PAGE + GROW_ADDRESS_AT) =
         g->disp_pad;
     g->disp_serial = dart__regdir_serial();
     g->lazy_end = 0;
@@ -223,7 +228,7 @@ static uint32_t *grow_published(int u)
 {
   char *b =
       u == dart__g.myid ? pool_seg->base : dart__segment_mapped(pool_seg, u);
-  return b != NULL ? (uint32_t *)(void *)(b - POOL_RESERVED + GROW_PUBLISHED_AT)
+  return b != NULL ? (uint32_t *)(void *)(b - POOL_PAGE + GROW_PUBLISHED_AT)
                    : NULL;
 }
 
@@ -326,8 +331,7 @@ dart_ret_t dart__pool_grow_fetch(const char *func, int u, MPI_Aint *disp)
         *(const MPI_Aint *)(const void *)((const char *)w - GROW_PUBLISHED_AT +
                                           GROW_ADDRESS_AT);
   } else {
-    MPI_Aint page =
-        dart__segment_disp(pool_seg, u, 0) - (MPI_Aint)POOL_RESERVED;
+    MPI_Aint page = dart__segment_disp(pool_seg, u, 0) - (MPI_Aint)POOL_PAGE;
     ret = dart__mpi_get_word(func, pool_seg->win, u, page + GROW_PUBLISHED_AT,
                              &pages, MPI_UINT32_T);
     if (ret == DART_OK)
@@ -375,16 +379,29 @@ static void grow_fini(void)
   grow.buddy = NULL;
 }
 
-/* Unit 0's count and generation words of dart_barrier on DART_TEAM_ALL
- * (runtime/barrier.c), where every unit maps unit 0's page: DART_TEAM_ALL
+/* Unit 0's count and generation words of DART_TEAM_ALL's barrier and
+ * allreduce (coll/shm.c), where every unit maps unit 0's page: DART_TEAM_ALL
  * on one node with its pool in a shared window. */
 uint64_t *dart__pool_sync_words(void)
 {
   const dart__segment_t *s = pool_seg;
   if (s == NULL || !s->team->single_node || s->nunits < 2) return NULL;
   char *b = dart__g.myid == 0 ? s->base : dart__segment_mapped(s, 0);
-  return b != NULL ? (uint64_t *)(void *)(b - POOL_RESERVED + SYNC_WORDS_AT)
-                   : NULL;
+  return b != NULL ? (uint64_t *)(void *)(b - POOL_PAGE + SYNC_WORDS_AT) : NULL;
+}
+
+/* Where units 0..n-1 keep their allreduce slots (see POOL_PAGE), as
+ * this unit maps them: false if it does not map every one. */
+bool dart__pool_coll_slots(char **slots, int n)
+{
+  const dart__segment_t *s = pool_seg;
+  if (s == NULL || !s->team->single_node || s->nunits != n) return false;
+  for (int u = 0; u < n; u++) {
+    char *b = u == dart__g.myid ? s->base : dart__segment_mapped(s, u);
+    if (b == NULL) return false;
+    slots[u] = b - POOL_RESERVED;
+  }
+  return true;
 }
 
 /* The lock word of emulated atomics on global unit g's memory: in DART's
@@ -395,9 +412,9 @@ static bool lock_word(int g, dart__rma_target_t *t)
   if (s == NULL || g < 0 || g >= s->nunits) return false;
   dart__segment_rma_win(s, t);
   t->unit = g;
-  t->disp = dart__segment_disp(s, g, 0) - (MPI_Aint)POOL_RESERVED;
+  t->disp = dart__segment_disp(s, g, 0) - (MPI_Aint)POOL_PAGE;
   char *b = dart__segment_mapped(s, g);
-  t->local = b != NULL ? b - POOL_RESERVED : NULL;
+  t->local = b != NULL ? b - POOL_PAGE : NULL;
   return true;
 }
 
@@ -413,7 +430,7 @@ static dart_ret_t gate_set(const dart__segment_t *s)
   }
   for (int r = 0; r < team->node_size; r++)
     peer[r] = s->node_base[r] != NULL ? s->node_base[r] + s->base_off : NULL;
-  dart_ret_t ret = dart__cpu_gate_set(team, s->base, peer, POOL_RESERVED);
+  dart_ret_t ret = dart__cpu_gate_set(team, s->base, peer, POOL_PAGE);
   free(peer);
   return ret;
 }
@@ -444,14 +461,13 @@ dart_ret_t dart__globmem_init(void)
   }
   hide_prefix(pool_seg, POOL_RESERVED);
   /* The lock word of emulated atomics on this unit's memory. */
-  __atomic_store_n((int64_t *)(void *)(pool_seg->base - POOL_RESERVED), 0,
+  __atomic_store_n((int64_t *)(void *)(pool_seg->base - POOL_PAGE), 0,
                    __ATOMIC_SEQ_CST);
   __atomic_store_n(grow_published(dart__g.myid), 0, __ATOMIC_RELAXED);
   if (dart__g.myid == 0) { /* dart_barrier's words, in unit 0's page only */
     uint64_t *sync =
-        (uint64_t *)(void *)(pool_seg->base - POOL_RESERVED + SYNC_WORDS_AT);
-    __atomic_store_n(&sync[0], 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&sync[1], 0, __ATOMIC_RELAXED);
+        (uint64_t *)(void *)(pool_seg->base - POOL_PAGE + SYNC_WORDS_AT);
+    for (int i = 0; i < 4; i++) __atomic_store_n(&sync[i], 0, __ATOMIC_RELAXED);
   }
   dart__atomic_set_lock_words(lock_word);
   ret = gate_set(pool_seg);

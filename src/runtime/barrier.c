@@ -1,44 +1,36 @@
 /*
- * dart_barrier: a barrier that also orders memory accesses.
+ * dart_barrier: a barrier that also orders memory accesses; and the
+ * decision, at dart_init, whether DART_TEAM_ALL's barrier and small
+ * allreduce go through shared memory (coll/shm.c).
  *
- * On DART_TEAM_ALL, when every unit is on one node and maps DART's page of
- * unit 0 (the dart_memalloc pool's, globmem/pool.c), the barrier is a
- * central counter in shared memory: each unit adds 1 to the arrival count;
- * the last one resets it and advances the generation word, which the
- * others poll. Measured against MPI_Barrier on one node (bench_coll,
- * docs/collectives.md): 2 units 0.21 against 0.55 us (Open MPI) and 1.49 us
- * (MPICH); 4 units on 2 cores 12.5 against 20 us (Open MPI) and 8.3 ms
- * (MPICH's polling barrier). Every arrival is an atomic on one cache
- * line, so the counter is used up to SHM_MAX units; larger nodes and every
- * other team take the MPI barrier, which waits the way the runtime's
- * policy says collectives wait (dart_policy.h): the blocking MPI_Barrier,
- * or MPI_Ibarrier and a yielding wait.
- *
- * A unit waiting in the counter barrier drives the MPI progress engine
- * now and then (a peer's RMA on this unit's memory may need it, as inside
- * MPI_Barrier) and yields its core after DART_SPIN_COUNT polls.
+ * They do when every unit is on one node and maps every other unit's
+ * dart_memalloc pool (the counters live in DART's page of unit 0, the
+ * allreduce slots in front of each unit's page, globmem/pool.c), for at
+ * most DART__COLL_SHM_MAX units, unless DART_BARRIER=mpi. Measured
+ * against MPI_Barrier on one node (bench_coll, docs/collectives.md):
+ * 2 units 0.21 against 0.55 us (Open MPI) and 1.49 us (MPICH); 4 units on
+ * 2 cores 12.5 against 20 us (Open MPI) and 8.3 ms (MPICH's polling
+ * barrier). Larger nodes and every other team take the MPI barrier, which
+ * waits the way the runtime's policy says collectives wait
+ * (dart_policy.h): the blocking MPI_Barrier, or MPI_Ibarrier and a
+ * yielding wait.
  */
 #include <stdatomic.h>
 #include <strings.h>
 
 #include <dash/dart/if/dart_communication.h>
 
+#include "coll/dart_coll_shm.h"
 #include "dart_modules.h"
 #include "dart_observe.h"
 #include "globmem/dart_segment.h"
 #include "team/dart_team.h"
 #include "dart_watch.h"
-#include "transport/cpu_barrier.h"
 #include "transport/transport.h"
 #include "transport/wait.h"
 
-/* Most units of one node that share the counter (see above). */
-#define SHM_MAX 64
-
 /* The policy's wait mode (false until dart_init has decided it). */
 static bool barrier_block;
-/* Unit 0's count and generation words, or NULL: the MPI barrier. */
-static _Atomic uint64_t *shm_words;
 
 void dart__barrier_set_policy(const dart__policy_t *policy)
 {
@@ -57,31 +49,27 @@ static bool env_allows_shm(void)
 
 dart_ret_t dart__barrier_init(void)
 {
-  shm_words = NULL;
-  if (dart__g.size < 2) return DART_OK;
+  dart__coll_shm_set(NULL, NULL, 0);
+  int n = dart__g.size;
+  if (n < 2) return DART_OK;
+  char *slots[DART__COLL_SHM_MAX];
   uint64_t *w = dart__pool_sync_words();
-  int ok = env_allows_shm() && w != NULL && dart__g.size <= SHM_MAX, all = 0;
-  /* Every unit must take the same barrier. */
+  int ok = env_allows_shm() && w != NULL && n <= DART__COLL_SHM_MAX &&
+           dart__pool_coll_slots(slots, n),
+      all = 0;
+  /* Every unit must take the same path. */
   DART__MPI(dart__mpi_allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, dart__g.comm));
-  if (all) shm_words = (_Atomic uint64_t *)w;
-  DART_LOG_DEBUG("dart_barrier on DART_TEAM_ALL: %s",
-                 all ? "shared-memory counter" : "MPI barrier");
+  if (all) dart__coll_shm_set((_Atomic uint64_t *)w, slots, n);
+  DART_LOG_DEBUG("DART_TEAM_ALL's barrier and small allreduce: %s",
+                 all ? "shared memory" : "MPI");
   return DART_OK;
 }
 
 dart_ret_t dart__barrier_fini(void)
 {
-  shm_words = NULL; /* before the pool that holds the words goes */
+  /* before the pool that holds the words and slots goes */
+  dart__coll_shm_set(NULL, NULL, 0);
   return DART_OK;
-}
-
-/* The counter barrier of n units on words (transport/cpu_barrier.h). */
-static void shm_barrier(_Atomic uint64_t *words, uint64_t n)
-{
-  uint64_t gen;
-  if (dart__cpu_barrier_arrive(words, n, &gen)) return;
-  for (uint64_t it = 0; !dart__cpu_barrier_passed(words, gen); it++)
-    dart__wait_poll_team(it);
 }
 
 dart_ret_t dart_barrier(dart_team_t teamid)
@@ -95,15 +83,15 @@ dart_ret_t dart_barrier(dart_team_t teamid)
    * their stores to us, across the barrier. */
   atomic_thread_fence(memory_order_seq_cst);
   uint64_t t0 = DART__OBS_T0();
-  _Atomic uint64_t *words = teamid == DART_TEAM_ALL ? shm_words : NULL;
-  const char *call = words != NULL   ? "shared-memory barrier"
+  bool shm = teamid == DART_TEAM_ALL && dart__coll_shm_on();
+  const char *call = shm             ? "shared-memory barrier"
                      : barrier_block ? "MPI_Barrier"
                                      : "MPI_Ibarrier";
   DART__WATCH(__func__, call, (int)teamid, DART__WATCH_NONE, DART__WATCH_NONE,
               ++t->coll_seq);
   int rc = MPI_SUCCESS;
-  if (words != NULL) {
-    shm_barrier(words, (uint64_t)t->size);
+  if (shm) {
+    dart__coll_shm_barrier();
   } else if (barrier_block) {
     rc = MPI_Barrier(t->comm);
   } else {

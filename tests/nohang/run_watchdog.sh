@@ -16,8 +16,8 @@ case "$mode" in
     other=dart_allreduce
     calls='dart_(barrier|allreduce)'
     # the text of the MPI call, cut at its argument list
-    # (dart_barrier on DART_TEAM_ALL on one node: its shared-memory counter)
-    what='(MPI_I?(barrier|allreduce|Barrier|Allreduce)|shared-memory barrier)'
+    # (DART_TEAM_ALL on one node: the shared-memory barrier or allreduce)
+    what='(MPI_I?(barrier|allreduce|Barrier|Allreduce)|shared-memory (barrier|allreduce))'
     team='0'
     must='' ;;
   team)

@@ -5,7 +5,13 @@
  * slot of a team allocation, and after a barrier every unit must read that
  * number from every slot. Some rounds unit 0 arrives late (sleeps), so the
  * others wait through the yielding phase. A sub-team's barrier (MPI)
- * interleaves with DART_TEAM_ALL's. */
+ * interleaves with DART_TEAM_ALL's.
+ *
+ * Then dart_allreduce back to back (DART_TEAM_ALL's shared-memory slots
+ * on one node, used alternately, and MPI above their size or elsewhere):
+ * every round a new value per unit, sizes below and above a slot mixed,
+ * in place every third round, a late unit now and then; every result is
+ * checked, so a slot overwritten before every unit has read it shows. */
 #include <time.h>
 
 #include "dart_test.h"
@@ -16,6 +22,28 @@ static void sleep_us(long us)
 {
   struct timespec ts = {0, us * 1000};
   nanosleep(&ts, NULL);
+}
+
+/* Round r of the allreduce part: nelem longs, element i of unit u is
+ * r * 1000 + u + i; the sum over n units is checked. */
+static void allreduce_round(long r, int me, size_t n, long *buf, long *out)
+{
+  static const size_t sizes[] = {1, 2, 200, 256, 300, 1};
+  size_t nelem = sizes[r % 6]; /* 256 longs: one slot; 300: MPI */
+  for (size_t i = 0; i < nelem; i++) buf[i] = r * 1000 + me + (long)i;
+  if (r % 3 == 0) {
+    TEST_OK(dart_allreduce(NULL, buf, nelem, DART_TYPE_LONG, DART_OP_SUM,
+                           DART_TEAM_ALL));
+    out = buf;
+  } else {
+    TEST_OK(dart_allreduce(buf, out, nelem, DART_TYPE_LONG, DART_OP_SUM,
+                           DART_TEAM_ALL));
+  }
+  long un = (long)n, base = un * (un - 1) / 2;
+  for (size_t i = 0; i < nelem; i++)
+    TEST_CHECK_MSG(out[i] == un * (r * 1000 + (long)i) + base,
+                   "allreduce round %ld: [%zu] = %ld, want %ld", r, i, out[i],
+                   un * (r * 1000 + (long)i) + base);
 }
 
 int main(int argc, char **argv)
@@ -57,11 +85,20 @@ int main(int argc, char **argv)
     TEST_OK(dart_barrier(DART_TEAM_ALL));
   }
 
+  static long buf[300], out[300];
+  for (long r = 1; r <= ROUNDS; r++) {
+    if (me.id == (dart_unit_t)(r % (long)n) && r % 37 == 0)
+      sleep_us(r % 2 ? 1000 : 50);
+    allreduce_round(r, me.id, n, buf, out);
+  }
+
   if (oddteam != DART_TEAM_NULL) TEST_OK(dart_team_destroy(&oddteam));
   TEST_OK(dart_group_destroy(&odd));
   TEST_OK(dart_team_memfree(slots));
   TEST_OK(dart_exit());
   if (me.id == 0)
-    printf("test_barrier: %d rounds on %zu units ok\n", ROUNDS, n);
+    printf("test_barrier: %d rounds of barriers and of allreduce on %zu units "
+           "ok\n",
+           ROUNDS, n);
   return 0;
 }

@@ -1,0 +1,38 @@
+/*
+ * Internal: DART_TEAM_ALL's collectives through shared memory, when every
+ * unit is on one node and maps every other unit's dart_memalloc pool
+ * (coll/shm.c). runtime/barrier.c decides at dart_init, with one
+ * allreduce, whether all units use them (DART_BARRIER) and hands over the
+ * memory; until then, and after dart__coll_shm_set(NULL, NULL, 0), every
+ * collective takes MPI.
+ */
+#ifndef DART__COLL_SHM_H
+#define DART__COLL_SHM_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dart_mpi.h"
+
+/* Most units that share the counter: every arrival is an atomic on one
+ * cache line. */
+#define DART__COLL_SHM_MAX 64
+/* Bytes of one allreduce slot; each unit has two (globmem/pool.c). */
+#define DART__COLL_SHM_SLOT ((size_t)2048)
+
+/* Unit 0's four words (count and generation of the barrier, then of the
+ * allreduce; transport/cpu_barrier.h) and the n units' slots (slots[u]: 2 *
+ * DART__COLL_SHM_SLOT bytes), or NULL to switch the shared-memory collectives
+ * off. */
+DART__HIDDEN void dart__coll_shm_set(_Atomic uint64_t *words,
+                                     char *const *slots, int n);
+
+/* Whether DART_TEAM_ALL's barrier goes through the counter. */
+DART__HIDDEN bool dart__coll_shm_on(void);
+
+/* The counter barrier of DART_TEAM_ALL (dart__coll_shm_on must hold). */
+DART__HIDDEN void dart__coll_shm_barrier(void);
+
+#endif /* DART__COLL_SHM_H */
