@@ -21,8 +21,8 @@ typedef struct {
   MPI_Op op;
   MPI_Datatype type;
   int count;
-  size_t bytes; /* size of the whole send/receive buffer */
-  bool flat;    /* the buffer is count elements of type, back to back */
+  size_t bytes; /* size of the whole send/receive buffer: count elements
+                   of type back to back (user ops need a contiguous type) */
 } dart__red_t;
 
 /* User op: dtype must be the op's datatype (checked without a lookup, so
@@ -44,8 +44,6 @@ static dart_ret_t red_user(const char *func, size_t nelem,
   r->type = u->mpi_type;
   r->count = (int)nelem;
   r->bytes = nelem * u->elem_size;
-  const dart__type_t *d = dart__type_get(dtype);
-  r->flat = d != NULL && d->kind == DART__TYPE_BASIC;
   return DART_OK;
 }
 
@@ -62,7 +60,6 @@ static dart_ret_t red_predefined(const char *func, size_t nelem,
                             "(predefined ops need one)",
                             dtype);
   r->bytes = nelem * d->base_size;
-  r->flat = true;
   if (op == DART_OP_MINMAX) {
     if (nelem % 2 != 0)
       return DART__COLL_INVAL(func,
@@ -149,7 +146,7 @@ dart_ret_t dart_allreduce(const void *sendbuf, void *recvbuf, size_t nelem,
         DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements", nelem);
   else if (sendbuf != NULL && red_overlap(sendbuf, recvbuf, r.bytes))
     ret = DART__COLL_INVAL(__func__, "sendbuf overlaps recvbuf");
-  bool shm = r.flat && dart__coll_shm_allreduce_fits(team, r.bytes);
+  bool shm = dart__coll_shm_allreduce_fits(team, r.bytes);
   if (ret != DART_OK)
     return shm ? red_shm_standin(__func__, ret, team, &r)
                : dart__coll_standin(__func__, ret, team, DART__COLL_ALLREDUCE,
