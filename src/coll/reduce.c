@@ -126,7 +126,7 @@ static dart_ret_t red_shm(const char *func, dart__team_t *team,
 static dart_ret_t red_shm_standin(const char *func, dart_ret_t err,
                                   dart__team_t *team, const dart__red_t *r)
 {
-  char zeros[DART__COLL_SHM_SLOT] = {0};
+  _Alignas(64) char zeros[DART__COLL_SHM_SLOT] = {0}; /* as a slot is */
   dart__coll_warn(func, team, DART__COLL_ALLREDUCE, -1);
   (void)red_shm(func, team, zeros, zeros, r);
   return dart__coll_end(func, team, err);

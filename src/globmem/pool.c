@@ -391,10 +391,12 @@ uint64_t *dart__pool_sync_words(void)
 }
 
 /* Where units 0..n-1 keep their allreduce slots (see POOL_PAGE), as
- * this unit maps them: false if it does not map every one. */
-bool dart__pool_coll_slots(char **slots, int n)
+ * this unit maps them, and how many bytes each unit has there: false if it
+ * does not map every one. */
+bool dart__pool_coll_slots(char **slots, int n, size_t *bytes)
 {
   const dart__segment_t *s = pool_seg;
+  *bytes = POOL_RESERVED - POOL_PAGE;
   if (s == NULL || !s->team->single_node || s->nunits != n) return false;
   for (int u = 0; u < n; u++) {
     char *b = u == dart__g.myid ? s->base : dart__segment_mapped(s, u);

@@ -53,9 +53,11 @@ dart_ret_t dart__barrier_init(void)
   int n = dart__g.size;
   if (n < 2) return DART_OK;
   char *slots[DART__COLL_SHM_MAX];
+  size_t room = 0;
   uint64_t *w = dart__pool_sync_words();
   int ok = env_allows_shm() && w != NULL && n <= DART__COLL_SHM_MAX &&
-           dart__pool_coll_slots(slots, n),
+           dart__pool_coll_slots(slots, n, &room) &&
+           room >= 2 * DART__COLL_SHM_SLOT,
       all = 0;
   /* Every unit must take the same path. */
   DART__MPI(dart__mpi_allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, dart__g.comm));
