@@ -2,9 +2,9 @@
  * Overhead of DART's collectives and two-sided calls over the raw MPI calls
  * on the same communicator (the team's, reached through dart__team_get).
  *
- * For every operation at 8 B and 64 KiB per unit block (doubles) it prints
- * the time per call of DART in both wait modes (yield: non-blocking MPI +
- * yielding wait; block: blocking MPI call), of the blocking MPI call and of
+ * For every operation at 8 B, 4 KiB and 64 KiB per unit block (doubles) it
+ * prints the time per call of DART in both wait modes (yield: non-blocking MPI
+ * + yielding wait; block: blocking MPI call), of the blocking MPI call and of
  * the non-blocking MPI call + MPI_Wait, then the ratios: DART as configured
  * (the AUTO mode's choice for this run) over blocking MPI, next to the 5%
  * target, and each DART mode over the MPI call of the same kind. Each variant
@@ -374,11 +374,14 @@ int main(int argc, char **argv)
         ok &= bench_one(&small_benches[k], sz[s], rounds, iters_small);
       }
   } else {
-    size_t sizes[2] = {1, maxn};
-    for (int s = 0; s < 2; s++)
+    /* 8 B, 4 KiB (the most DART_TEAM_ALL's allreduce and allgather move
+     * through shared memory on one node, docs/collectives.md), 64 KiB */
+    size_t sizes[3] = {1, 4096 / sizeof(double), maxn};
+    static const int divisor[3] = {1, 4, 20};
+    for (int s = 0; s < 3; s++)
       for (size_t k = 0; k < sizeof benches / sizeof benches[0]; k++) {
-        if (s == 1 && benches[k].run == b_barrier) continue;
-        int iters = s == 0 ? iters_small : iters_small / 20 + 1;
+        if (s > 0 && benches[k].run == b_barrier) continue;
+        int iters = iters_small / divisor[s] + (s > 0);
         ok &= bench_one(&benches[k], sizes[s], rounds, iters);
       }
   }

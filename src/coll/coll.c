@@ -43,6 +43,25 @@ static const void *send_or_in_place(const void *sendbuf, size_t sbytes,
   return sendbuf;
 }
 
+/*
+ * An allgather through shared memory (shm.c), watched and observed as
+ * DART__COLL_RUN does for MPI's. send NULL: the stand-in of a unit with a
+ * bad buffer, which warns the others first (as dart__coll_standin does)
+ * and returns err.
+ */
+static dart_ret_t shm_allgather(const char *func, dart__team_t *team,
+                                const void *send, void *recv, size_t bytes,
+                                dart_ret_t err)
+{
+  if (send == NULL) dart__coll_warn(func, team, DART__COLL_ALLGATHER, -1);
+  uint64_t t0 = DART__OBS_T0();
+  dart__coll_watch(func, "shared-memory allgather", team, DART__WATCH_NONE);
+  dart__coll_shm_allgather(send, recv, bytes);
+  dart__watch_end();
+  DART__OBS_END(t0, dart__obs_coll_kind(func), DART__OBS_NONE, -1, 0);
+  return dart__coll_end(func, team, err);
+}
+
 dart_ret_t dart_bcast(void *buf, size_t nelem, dart_datatype_t dtype,
                       dart_team_unit_t root, dart_team_t teamid)
 {
@@ -158,13 +177,18 @@ dart_ret_t dart_allgather(const void *sendbuf, void *recvbuf, size_t nelem,
                         : (const char *)recvbuf + (size_t)team->myid * s.bytes;
   const void *send = send_or_in_place(sendbuf, s.bytes, recvbuf,
                                       s.bytes * (size_t)team->size, own, true);
+  bool shm = dart__coll_shm_fits(team, s.bytes);
   if (recvbuf == NULL || send == NULL) {
     ret = recvbuf == NULL
               ? DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements",
                                  nelem)
               : DART__COLL_INVAL(__func__, "sendbuf overlaps recvbuf");
-    ret = dart__coll_standin(__func__, ret, team, DART__COLL_ALLGATHER, s.count,
-                             s.type, s.bytes, -1, MPI_OP_NULL);
+    ret = shm ? shm_allgather(__func__, team, NULL, NULL, s.bytes, ret)
+              : dart__coll_standin(__func__, ret, team, DART__COLL_ALLGATHER,
+                                   s.count, s.type, s.bytes, -1, MPI_OP_NULL);
+  } else if (shm) {
+    ret = shm_allgather(__func__, team, send == MPI_IN_PLACE ? own : send,
+                        recvbuf, s.bytes, DART_OK);
   } else {
     DART__COLL_RUN(ret, __func__, team, DART__WATCH_NONE,
                    MPI_Allgather(send, s.count, s.type, recvbuf, s.count,

@@ -334,16 +334,20 @@ static inline void dart__coll_watch(const char *func, const char *what,
 
 /* ---- DART_TEAM_ALL through shared memory (shm.c) ----------------------- */
 
-/* Whether an allreduce of bytes on team goes through the slots: the same
- * answer on every unit for the same call. */
-DART__HIDDEN bool dart__coll_shm_allreduce_fits(const dart__team_t *team,
-                                                size_t bytes);
+/* Whether a data collective moving bytes per unit on team goes through
+ * the slots: the same answer on every unit for the same call. */
+DART__HIDDEN bool dart__coll_shm_fits(const dart__team_t *team, size_t bytes);
 /* The allreduce of count elements of type (bytes in all, contiguous)
  * from send (may be recv) into recv with op; an MPI error code (from
  * MPI_Reduce_local, after every unit has passed the barrier). */
 DART__HIDDEN int dart__coll_shm_allreduce(const void *send, void *recv,
                                           size_t bytes, int count,
                                           MPI_Datatype type, MPI_Op op);
+/* The allgather of bytes per unit from send into recv (n blocks of bytes;
+ * send may be the caller's own block). send NULL: a stand-in, which
+ * contributes zeros and receives nothing. */
+DART__HIDDEN void dart__coll_shm_allgather(const void *send, void *recv,
+                                           size_t bytes);
 
 /* Module hooks (runtime/modules.c): the policy's collective wait mode
  * (coll_common.c); the window of the collectives' bad-argument flags

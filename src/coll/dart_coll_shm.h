@@ -19,13 +19,14 @@
 /* Most units that share the counter: every arrival is an atomic on one
  * cache line. */
 #define DART__COLL_SHM_MAX 64
-/* Bytes of one allreduce slot; each unit has two (globmem/pool.c). */
-#define DART__COLL_SHM_SLOT ((size_t)2048)
+/* Bytes of one slot (the most a unit sends in an allreduce or
+ * allgather through shared memory); each unit has two (globmem/pool.c). */
+#define DART__COLL_SHM_SLOT ((size_t)4096)
 
 /* Unit 0's four words (count and generation of the barrier, then of the
- * allreduce; transport/cpu_barrier.h) and the n units' slots (slots[u]: 2 *
- * DART__COLL_SHM_SLOT bytes), or NULL to switch the shared-memory collectives
- * off. */
+ * data collectives; transport/cpu_barrier.h) and the n units' slots (slots[u]:
+ * 2 * DART__COLL_SHM_SLOT bytes), or NULL to switch the shared-memory
+ * collectives off. */
 DART__HIDDEN void dart__coll_shm_set(_Atomic uint64_t *words,
                                      char *const *slots, int n);
 

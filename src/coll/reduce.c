@@ -146,7 +146,7 @@ dart_ret_t dart_allreduce(const void *sendbuf, void *recvbuf, size_t nelem,
         DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements", nelem);
   else if (sendbuf != NULL && red_overlap(sendbuf, recvbuf, r.bytes))
     ret = DART__COLL_INVAL(__func__, "sendbuf overlaps recvbuf");
-  bool shm = dart__coll_shm_allreduce_fits(team, r.bytes);
+  bool shm = dart__coll_shm_fits(team, r.bytes);
   if (ret != DART_OK)
     return shm ? red_shm_standin(__func__, ret, team, &r)
                : dart__coll_standin(__func__, ret, team, DART__COLL_ALLREDUCE,

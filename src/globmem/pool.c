@@ -58,15 +58,16 @@ static size_t pool_bytes(size_t requested)
  *   bytes 16-23   the growth segment's MPI address (its displacement)
  *   bytes 32-63   unit 0's page only: the arrival counts and generations
  *                 of DART_TEAM_ALL's shared-memory barrier (32-47) and
- *                 allreduce (48-63), coll/shm.c (dart__pool_sync_words)
+ *                 data collectives (48-63), coll/shm.c
+ *                 (dart__pool_sync_words)
  *   bytes 64-     the accumulate gate and the announcement slots of node
  *                 peers (transport/cpu_gate.h), cache-line aligned
- * and, in front of that page, one more: the unit's two slots of
- * DART_TEAM_ALL's shared-memory allreduce (coll/shm.c, each
- * DART__COLL_SHM_SLOT bytes; dart__pool_coll_slots).
+ * and, in front of that page, two more: the unit's two slots of
+ * DART_TEAM_ALL's shared-memory allreduce and allgather (coll/shm.c,
+ * each DART__COLL_SHM_SLOT bytes; dart__pool_coll_slots).
  */
 #define POOL_PAGE ((size_t)4096)      /* DART's page, described above */
-#define POOL_RESERVED (2 * POOL_PAGE) /* both pages, hidden */
+#define POOL_RESERVED (3 * POOL_PAGE) /* all three pages, hidden */
 
 static dart__segment_t *pool_seg;
 static locked_buddy_t pool;
@@ -380,8 +381,8 @@ static void grow_fini(void)
 }
 
 /* Unit 0's count and generation words of DART_TEAM_ALL's barrier and
- * allreduce (coll/shm.c), where every unit maps unit 0's page: DART_TEAM_ALL
- * on one node with its pool in a shared window. */
+ * data collectives (coll/shm.c), where every unit maps unit 0's page:
+ * DART_TEAM_ALL on one node with its pool in a shared window. */
 uint64_t *dart__pool_sync_words(void)
 {
   const dart__segment_t *s = pool_seg;
@@ -390,7 +391,7 @@ uint64_t *dart__pool_sync_words(void)
   return b != NULL ? (uint64_t *)(void *)(b - POOL_PAGE + SYNC_WORDS_AT) : NULL;
 }
 
-/* Where units 0..n-1 keep their allreduce slots (see POOL_PAGE), as
+/* Where units 0..n-1 keep their collective slots (see POOL_PAGE), as
  * this unit maps them, and how many bytes each unit has there: false if it
  * does not map every one. */
 bool dart__pool_coll_slots(char **slots, int n, size_t *bytes)

@@ -1,11 +1,11 @@
 /*
  * dart_barrier: a barrier that also orders memory accesses; and the
  * decision, at dart_init, whether DART_TEAM_ALL's barrier and small
- * allreduce go through shared memory (coll/shm.c).
+ * allreduce and allgather go through shared memory (coll/shm.c).
  *
  * They do when every unit is on one node and maps every other unit's
  * dart_memalloc pool (the counters live in DART's page of unit 0, the
- * allreduce slots in front of each unit's page, globmem/pool.c), for at
+ * collectives' slots in front of each unit's page, globmem/pool.c), for at
  * most DART__COLL_SHM_MAX units, unless DART_BARRIER=mpi. Measured
  * against MPI_Barrier on one node (bench_coll, docs/collectives.md):
  * 2 units 0.21 against 0.55 us (Open MPI) and 1.49 us (MPICH); 4 units on
@@ -62,8 +62,9 @@ dart_ret_t dart__barrier_init(void)
   /* Every unit must take the same path. */
   DART__MPI(dart__mpi_allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, dart__g.comm));
   if (all) dart__coll_shm_set((_Atomic uint64_t *)w, slots, n);
-  DART_LOG_DEBUG("DART_TEAM_ALL's barrier and small allreduce: %s",
-                 all ? "shared memory" : "MPI");
+  DART_LOG_DEBUG(
+      "DART_TEAM_ALL's barrier and small allreduce and allgather: %s",
+      all ? "shared memory" : "MPI");
   return DART_OK;
 }
 

@@ -7,11 +7,14 @@
  * others wait through the yielding phase. A sub-team's barrier (MPI)
  * interleaves with DART_TEAM_ALL's.
  *
- * Then dart_allreduce back to back (DART_TEAM_ALL's shared-memory slots
- * on one node, used alternately, and MPI above their size or elsewhere):
- * every round a new value per unit, sizes below and above a slot mixed,
- * in place every third round, a late unit now and then; every result is
- * checked, so a slot overwritten before every unit has read it shows. */
+ * Then dart_allreduce, dart_allgather and dart_bcast back to back, the
+ * three kinds interleaved (DART_TEAM_ALL's shared-memory slots on one
+ * node, used alternately by allreduce and allgather, MPI above their size,
+ * elsewhere and for bcast): every round a new value per unit, sizes below,
+ * at and above a slot (4 KiB) mixed, in place now and then, a late unit
+ * now and then; every result is checked, so a slot overwritten before
+ * every unit has read it shows. */
+#include <stdlib.h>
 #include <time.h>
 
 #include "dart_test.h"
@@ -24,14 +27,26 @@ static void sleep_us(long us)
   nanosleep(&ts, NULL);
 }
 
-/* Round r of the allreduce part: nelem longs, element i of unit u is
- * r * 1000 + u + i; the sum over n units is checked. */
+enum { MAXN = 600 }; /* longs: 512 fill a slot, 600 take MPI */
+
+static size_t round_size(long r)
+{
+  static const size_t sizes[] = {1, 2, 400, 512, MAXN, 1};
+  return sizes[r % 6];
+}
+
+/* Element i of unit u's contribution in round r. */
+static long value(long r, long u, size_t i)
+{
+  return r * 1000 + u + (long)i;
+}
+
+/* An allreduce of round r: the sum over n units is checked. */
 static void allreduce_round(long r, int me, size_t n, long *buf, long *out)
 {
-  static const size_t sizes[] = {1, 2, 200, 256, 300, 1};
-  size_t nelem = sizes[r % 6]; /* 256 longs: one slot; 300: MPI */
-  for (size_t i = 0; i < nelem; i++) buf[i] = r * 1000 + me + (long)i;
-  if (r % 3 == 0) {
+  size_t nelem = round_size(r);
+  for (size_t i = 0; i < nelem; i++) buf[i] = value(r, me, i);
+  if (r % 4 == 0) {
     TEST_OK(dart_allreduce(NULL, buf, nelem, DART_TYPE_LONG, DART_OP_SUM,
                            DART_TEAM_ALL));
     out = buf;
@@ -41,9 +56,40 @@ static void allreduce_round(long r, int me, size_t n, long *buf, long *out)
   }
   long un = (long)n, base = un * (un - 1) / 2;
   for (size_t i = 0; i < nelem; i++)
-    TEST_CHECK_MSG(out[i] == un * (r * 1000 + (long)i) + base,
+    TEST_CHECK_MSG(out[i] == un * value(r, 0, i) + base,
                    "allreduce round %ld: [%zu] = %ld, want %ld", r, i, out[i],
-                   un * (r * 1000 + (long)i) + base);
+                   un * value(r, 0, i) + base);
+}
+
+/* A bcast of round r from unit r % n. */
+static void bcast_round(long r, int me, size_t n, long *buf)
+{
+  size_t nelem = round_size(r);
+  long root = r % (long)n;
+  for (size_t i = 0; i < nelem; i++)
+    buf[i] = me == root ? value(r, root, i) : -1;
+  TEST_OK(dart_bcast(buf, nelem, DART_TYPE_LONG, DART_TEAM_UNIT_ID((int)root),
+                     DART_TEAM_ALL));
+  for (size_t i = 0; i < nelem; i++)
+    TEST_CHECK_MSG(buf[i] == value(r, root, i),
+                   "bcast round %ld from %ld: [%zu] = %ld, want %ld", r, root,
+                   i, buf[i], value(r, root, i));
+}
+
+/* An allgather of round r; in place (the own block of out) now and then. */
+static void allgather_round(long r, int me, size_t n, long *buf, long *out)
+{
+  size_t nelem = round_size(r);
+  long *own = out + (size_t)me * nelem;
+  for (size_t i = 0; i < n * nelem; i++) out[i] = -1;
+  for (size_t i = 0; i < nelem; i++) buf[i] = own[i] = value(r, me, i);
+  TEST_OK(dart_allgather(r % 4 == 1 ? NULL : buf, out, nelem, DART_TYPE_LONG,
+                         DART_TEAM_ALL));
+  for (size_t u = 0; u < n; u++)
+    for (size_t i = 0; i < nelem; i++)
+      TEST_CHECK_MSG(out[u * nelem + i] == value(r, (long)u, i),
+                     "allgather round %ld: unit %zu's [%zu] = %ld, want %ld", r,
+                     u, i, out[u * nelem + i], value(r, (long)u, i));
 }
 
 int main(int argc, char **argv)
@@ -85,20 +131,27 @@ int main(int argc, char **argv)
     TEST_OK(dart_barrier(DART_TEAM_ALL));
   }
 
-  static long buf[300], out[300];
+  static long buf[MAXN];
+  long *out = malloc(n * MAXN * sizeof *out);
+  TEST_CHECK(out != NULL);
   for (long r = 1; r <= ROUNDS; r++) {
     if (me.id == (dart_unit_t)(r % (long)n) && r % 37 == 0)
       sleep_us(r % 2 ? 1000 : 50);
-    allreduce_round(r, me.id, n, buf, out);
+    switch ((r / 2) % 3) {
+    case 0: allreduce_round(r, me.id, n, buf, out); break;
+    case 1: bcast_round(r, me.id, n, buf); break;
+    default: allgather_round(r, me.id, n, buf, out); break;
+    }
   }
+  free(out);
 
   if (oddteam != DART_TEAM_NULL) TEST_OK(dart_team_destroy(&oddteam));
   TEST_OK(dart_group_destroy(&odd));
   TEST_OK(dart_team_memfree(slots));
   TEST_OK(dart_exit());
   if (me.id == 0)
-    printf("test_barrier: %d rounds of barriers and of allreduce on %zu units "
-           "ok\n",
+    printf("test_barrier: %d rounds of barriers and of allreduce, bcast and "
+           "allgather on %zu units ok\n",
            ROUNDS, n);
   return 0;
 }
