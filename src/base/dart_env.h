@@ -89,13 +89,13 @@ typedef enum {
     "with this MPI; simulated nodes count as the real node they share).")      \
   X(DART_BARRIER, DART__ENV_STR, const char *, barrier, "auto",                \
     DART__ENV_UNIT0,                                                           \
-    "How dart_barrier, dart_allreduce and dart_allgather on DART_TEAM_ALL "    \
-    "synchronise: auto (through shared memory when every unit is on one "      \
-    "node, maps every other unit's dart_memalloc pool and the node runs at "   \
-    "most 64 units: an arrival counter in DART's page of unit 0, and for an "  \
-    "allreduce or allgather of at most 4 KiB per unit each unit's slot in "    \
-    "front of its pool; otherwise MPI's barrier, allreduce and allgather, "    \
-    "waiting as DART_COLL_WAIT says) or mpi (always MPI's).")                  \
+    "How dart_barrier, dart_allreduce, dart_allgather and dart_bcast on "      \
+    "DART_TEAM_ALL synchronise: auto (through shared memory when every unit "  \
+    "is on one node, maps every other unit's dart_memalloc pool and the node " \
+    "runs at most 64 units: an arrival counter in DART's page of unit 0, and " \
+    "for calls of at most 4 KiB per unit each unit's slots in front of its "   \
+    "pool; otherwise MPI's collectives, waiting as DART_COLL_WAIT says) or "   \
+    "mpi (always MPI's).")                                                     \
   X(DART_WATCHDOG, DART__ENV_INT, long, watchdog, "0", DART__ENV_LOCAL,        \
     "Seconds after which a unit waiting inside one DART call prints one line " \
     "saying what it waits for (call, team, segment, target unit, collective "  \

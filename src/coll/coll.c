@@ -44,11 +44,23 @@ static const void *send_or_in_place(const void *sendbuf, size_t sbytes,
 }
 
 /*
- * An allgather through shared memory (shm.c), watched and observed as
- * DART__COLL_RUN does for MPI's. send NULL: the stand-in of a unit with a
- * bad buffer, which warns the others first (as dart__coll_standin does)
- * and returns err.
+ * A bcast or allgather through shared memory (shm.c), watched and observed
+ * as DART__COLL_RUN does for MPI's. buf/send NULL: the stand-in of a unit
+ * with a bad buffer, which warns the units that depend on it first (as
+ * dart__coll_standin does) and returns err.
  */
+static dart_ret_t shm_bcast(const char *func, dart__team_t *team, void *buf,
+                            size_t bytes, int root, dart_ret_t err)
+{
+  if (buf == NULL) dart__coll_warn(func, team, DART__COLL_BCAST, root);
+  uint64_t t0 = DART__OBS_T0();
+  dart__coll_watch(func, "shared-memory bcast", team, DART__WATCH_NONE);
+  dart__coll_shm_bcast(buf, bytes, root);
+  dart__watch_end();
+  DART__OBS_END(t0, dart__obs_coll_kind(func), DART__OBS_NONE, -1, 0);
+  return dart__coll_end(func, team, err);
+}
+
 static dart_ret_t shm_allgather(const char *func, dart__team_t *team,
                                 const void *send, void *recv, size_t bytes,
                                 dart_ret_t err)
@@ -70,11 +82,15 @@ dart_ret_t dart_bcast(void *buf, size_t nelem, dart_datatype_t dtype,
   dart_ret_t ret = dart__coll_begin_span(__func__, teamid, &root.id, dtype,
                                          nelem, &team, &s);
   if (ret != DART_OK || nelem == 0) return ret;
+  bool shm = dart__coll_shm_fits(team, s.bytes);
   if (buf == NULL) {
-    ret = dart__coll_standin(
-        __func__,
-        DART__COLL_INVAL(__func__, "buf is NULL with %zu elements", nelem),
-        team, DART__COLL_BCAST, s.count, s.type, s.bytes, root.id, MPI_OP_NULL);
+    ret = DART__COLL_INVAL(__func__, "buf is NULL with %zu elements", nelem);
+    ret =
+        shm ? shm_bcast(__func__, team, NULL, s.bytes, root.id, ret)
+            : dart__coll_standin(__func__, ret, team, DART__COLL_BCAST, s.count,
+                                 s.type, s.bytes, root.id, MPI_OP_NULL);
+  } else if (shm) {
+    ret = shm_bcast(__func__, team, buf, s.bytes, root.id, DART_OK);
   } else {
     DART__COLL_RUN(
         ret, __func__, team, DART__WATCH_NONE,

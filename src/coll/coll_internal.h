@@ -343,6 +343,9 @@ DART__HIDDEN bool dart__coll_shm_fits(const dart__team_t *team, size_t bytes);
 DART__HIDDEN int dart__coll_shm_allreduce(const void *send, void *recv,
                                           size_t bytes, int count,
                                           MPI_Datatype type, MPI_Op op);
+/* The bcast of bytes at buf from DART_TEAM_ALL's unit root. buf NULL:
+ * a stand-in (a unit with a bad buffer); a root stand-in sends zeros. */
+DART__HIDDEN void dart__coll_shm_bcast(void *buf, size_t bytes, int root);
 /* The allgather of bytes per unit from send into recv (n blocks of bytes;
  * send may be the caller's own block). send NULL: a stand-in, which
  * contributes zeros and receives nothing. */

@@ -62,12 +62,12 @@ static size_t pool_bytes(size_t requested)
  *                 (dart__pool_sync_words)
  *   bytes 64-     the accumulate gate and the announcement slots of node
  *                 peers (transport/cpu_gate.h), cache-line aligned
- * and, in front of that page, two more: the unit's two slots of
- * DART_TEAM_ALL's shared-memory allreduce and allgather (coll/shm.c,
- * each DART__COLL_SHM_SLOT bytes; dart__pool_coll_slots).
+ * and, in front of that page, nineteen more: the unit's area of
+ * DART_TEAM_ALL's shared-memory allreduce, allgather and bcast (coll/shm.c,
+ * DART__COLL_SHM_ROOM bytes at most; dart__pool_coll_slots).
  */
-#define POOL_PAGE ((size_t)4096)      /* DART's page, described above */
-#define POOL_RESERVED (3 * POOL_PAGE) /* all three pages, hidden */
+#define POOL_PAGE ((size_t)4096)       /* DART's page, described above */
+#define POOL_RESERVED (20 * POOL_PAGE) /* all twenty pages, hidden */
 
 static dart__segment_t *pool_seg;
 static locked_buddy_t pool;

@@ -1,7 +1,7 @@
 /*
  * dart_barrier: a barrier that also orders memory accesses; and the
  * decision, at dart_init, whether DART_TEAM_ALL's barrier and small
- * allreduce and allgather go through shared memory (coll/shm.c).
+ * allreduce, allgather and bcast go through shared memory (coll/shm.c).
  *
  * They do when every unit is on one node and maps every other unit's
  * dart_memalloc pool (the counters live in DART's page of unit 0, the
@@ -57,13 +57,15 @@ dart_ret_t dart__barrier_init(void)
   uint64_t *w = dart__pool_sync_words();
   int ok = env_allows_shm() && w != NULL && n <= DART__COLL_SHM_MAX &&
            dart__pool_coll_slots(slots, n, &room) &&
-           room >= 2 * DART__COLL_SHM_SLOT,
+           room >= DART__COLL_SHM_ROOM,
       all = 0;
+  /* The bcast words start at zero before anybody can read them. */
+  if (ok) dart__coll_shm_clear(slots[dart__g.myid]);
   /* Every unit must take the same path. */
   DART__MPI(dart__mpi_allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, dart__g.comm));
   if (all) dart__coll_shm_set((_Atomic uint64_t *)w, slots, n);
   DART_LOG_DEBUG(
-      "DART_TEAM_ALL's barrier and small allreduce and allgather: %s",
+      "DART_TEAM_ALL's barrier and small allreduce, allgather and bcast: %s",
       all ? "shared memory" : "MPI");
   return DART_OK;
 }

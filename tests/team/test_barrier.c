@@ -13,7 +13,9 @@
  * elsewhere and for bcast): every round a new value per unit, sizes below,
  * at and above a slot (4 KiB) mixed, in place now and then, a late unit
  * now and then; every result is checked, so a slot overwritten before
- * every unit has read it shows. */
+ * every unit has read it shows. Last, dart_bcast back to back with
+ * nothing in between (the shared-memory bcast needs no barrier: its root
+ * reuses a slot only after every reader has acknowledged it). */
 #include <stdlib.h>
 #include <time.h>
 
@@ -144,6 +146,24 @@ int main(int argc, char **argv)
     }
   }
   free(out);
+
+  /* dart_bcast back to back, no other collective in between: runs of 50
+   * from one root, a reader late now and then (the root must not reuse
+   * its slot before every reader has taken the data) */
+  for (long r = 1; r <= 2 * ROUNDS; r++) {
+    long root = (r / 50) % (long)n;
+    if (me.id == (dart_unit_t)((root + 1) % (long)n) && r % 64 == 0)
+      sleep_us(r % 128 ? 300 : 20);
+    size_t nelem = r % 3 ? 1 : 512;
+    for (size_t i = 0; i < nelem; i++)
+      buf[i] = me.id == root ? value(r, root, i) : -1;
+    TEST_OK(dart_bcast(buf, nelem, DART_TYPE_LONG, DART_TEAM_UNIT_ID((int)root),
+                       DART_TEAM_ALL));
+    for (size_t i = 0; i < nelem; i++)
+      TEST_CHECK_MSG(buf[i] == value(r, root, i),
+                     "back-to-back bcast %ld from %ld: [%zu] = %ld, want %ld",
+                     r, root, i, buf[i], value(r, root, i));
+  }
 
   if (oddteam != DART_TEAM_NULL) TEST_OK(dart_team_destroy(&oddteam));
   TEST_OK(dart_group_destroy(&odd));
