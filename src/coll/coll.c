@@ -49,26 +49,20 @@ static const void *send_or_in_place(const void *sendbuf, size_t sbytes,
  * with a bad buffer, which warns the units that depend on it first (as
  * dart__coll_standin does) and returns err.
  */
-static dart_ret_t shm_bcast(const char *func, dart__team_t *team, void *buf,
-                            size_t bytes, int root, dart_ret_t err)
+static dart_ret_t shm_run(const char *func, dart__team_t *team,
+                          dart__coll_kind_t kind, const void *send, void *recv,
+                          size_t bytes, int root, dart_ret_t err)
 {
-  if (buf == NULL) dart__coll_warn(func, team, DART__COLL_BCAST, root);
+  bool bcast = kind == DART__COLL_BCAST;
+  if (send == NULL) dart__coll_warn(func, team, kind, root);
   uint64_t t0 = DART__OBS_T0();
-  dart__coll_watch(func, "shared-memory bcast", team, DART__WATCH_NONE);
-  dart__coll_shm_bcast(buf, bytes, root);
-  dart__watch_end();
-  DART__OBS_END(t0, dart__obs_coll_kind(func), DART__OBS_NONE, -1, 0);
-  return dart__coll_end(func, team, err);
-}
-
-static dart_ret_t shm_allgather(const char *func, dart__team_t *team,
-                                const void *send, void *recv, size_t bytes,
-                                dart_ret_t err)
-{
-  if (send == NULL) dart__coll_warn(func, team, DART__COLL_ALLGATHER, -1);
-  uint64_t t0 = DART__OBS_T0();
-  dart__coll_watch(func, "shared-memory allgather", team, DART__WATCH_NONE);
-  dart__coll_shm_allgather(send, recv, bytes);
+  dart__coll_watch(func,
+                   bcast ? "shared-memory bcast" : "shared-memory allgather",
+                   team, DART__WATCH_NONE);
+  if (bcast)
+    dart__coll_shm_bcast(recv, bytes, root);
+  else
+    dart__coll_shm_allgather(send, recv, bytes);
   dart__watch_end();
   DART__OBS_END(t0, dart__obs_coll_kind(func), DART__OBS_NONE, -1, 0);
   return dart__coll_end(func, team, err);
@@ -86,11 +80,13 @@ dart_ret_t dart_bcast(void *buf, size_t nelem, dart_datatype_t dtype,
   if (buf == NULL) {
     ret = DART__COLL_INVAL(__func__, "buf is NULL with %zu elements", nelem);
     ret =
-        shm ? shm_bcast(__func__, team, NULL, s.bytes, root.id, ret)
+        shm ? shm_run(__func__, team, DART__COLL_BCAST, NULL, NULL, s.bytes,
+                      root.id, ret)
             : dart__coll_standin(__func__, ret, team, DART__COLL_BCAST, s.count,
                                  s.type, s.bytes, root.id, MPI_OP_NULL);
   } else if (shm) {
-    ret = shm_bcast(__func__, team, buf, s.bytes, root.id, DART_OK);
+    ret = shm_run(__func__, team, DART__COLL_BCAST, buf, buf, s.bytes, root.id,
+                  DART_OK);
   } else {
     DART__COLL_RUN(
         ret, __func__, team, DART__WATCH_NONE,
@@ -199,12 +195,14 @@ dart_ret_t dart_allgather(const void *sendbuf, void *recvbuf, size_t nelem,
               ? DART__COLL_INVAL(__func__, "recvbuf is NULL with %zu elements",
                                  nelem)
               : DART__COLL_INVAL(__func__, "sendbuf overlaps recvbuf");
-    ret = shm ? shm_allgather(__func__, team, NULL, NULL, s.bytes, ret)
+    ret = shm ? shm_run(__func__, team, DART__COLL_ALLGATHER, NULL, NULL,
+                        s.bytes, -1, ret)
               : dart__coll_standin(__func__, ret, team, DART__COLL_ALLGATHER,
                                    s.count, s.type, s.bytes, -1, MPI_OP_NULL);
   } else if (shm) {
-    ret = shm_allgather(__func__, team, send == MPI_IN_PLACE ? own : send,
-                        recvbuf, s.bytes, DART_OK);
+    ret = shm_run(__func__, team, DART__COLL_ALLGATHER,
+                  send == MPI_IN_PLACE ? own : send, recvbuf, s.bytes, -1,
+                  DART_OK);
   } else {
     DART__COLL_RUN(ret, __func__, team, DART__WATCH_NONE,
                    MPI_Allgather(send, s.count, s.type, recvbuf, s.count,
