@@ -348,9 +348,9 @@ dart__segment_resolve_retry(const char *func, dart_gptr_t gptr, size_t nbytes,
  * pool, zeroed at dart_init, if every unit of DART_TEAM_ALL is on one node and
  * this unit maps that page; else NULL (pool.c). */
 DART__HIDDEN uint64_t *dart__pool_sync_words(void);
-/* Sets slots[u] to the start of unit u's room for allreduce slots in its
- * pool pages (*bytes per unit) for u < n == the size of DART_TEAM_ALL, if
- * this unit maps every unit's pool; else returns false (pool.c). */
+/* Sets slots[u] to the start of unit u's room for the shared-memory collectives
+ * in its pool pages (*bytes per unit) for u < n == the size of DART_TEAM_ALL,
+ * if this unit maps every unit's pool; else returns false (pool.c). */
 DART__HIDDEN bool dart__pool_coll_slots(char **slots, int n, size_t *bytes);
 /* Reads peer u's growth address and committed size from its pool page
  * (pool.c) into the cache; *disp is the address. DART_ERR_OTHER (logged
