@@ -12,8 +12,9 @@
  *       checked; written by the owner only, read by bad units;
  *   [2] count: (sequence number << 32 | elements this unit sends) of its
  *       current or last allgatherv, or DART__COLL_NOMPI for one that ended
- *       without MPI; written by the owner before the call, read by a unit
- *       that lacks the count arrays (dart__coll_counts).
+ *       without MPI, with DART__COLL_SHMBIT set when it goes through
+ *       shared memory; written by the owner before the call, read by a
+ *       unit that lacks the count arrays (dart__coll_counts).
  * Every unit counts the team's collectives alike (calls rejected on
  * arguments that are equal on all units never reach MPI and are not
  * counted), so sequence numbers agree.
@@ -35,7 +36,8 @@
  * own arguments: it reads every other unit's count word for this call
  * (each unit stores it before its MPI call, so the reader waits at most
  * until that unit has entered the call) and then stands in with those
- * counts, sending its own nsendelem. Every allgatherv that passes the team
+ * counts, sending its own nsendelem, through MPI or, when the others'
+ * words carry DART__COLL_SHMBIT, through the shared-memory slots. Every allgatherv that passes the team
  * and type checks is counted, also when it ends without MPI (all counts
  * zero, or an entry above INT_MAX): its units publish DART__COLL_NOMPI, so
  * the reader learns the call moves no data and returns without MPI too. A
@@ -211,7 +213,8 @@ void dart__coll_warn(const char *func, const dart__team_t *team,
  * into icnt; stops early (*mpi = false) at a word that shows the call
  * ended without MPI. Returns an MPI error code. */
 static int read_counts(const char *func, const dart__team_t *team, int *t,
-                       uint64_t *v, int n, uint32_t seq, int *icnt, bool *mpi)
+                       uint64_t *v, int n, uint32_t seq, int *icnt, bool *mpi,
+                       bool *shm)
 {
   MPI_Aint at = DART__COLL_WORDS * (MPI_Aint)team->id + 2;
   for (uint64_t iter = 0; n > 0; iter++) {
@@ -229,7 +232,8 @@ static int read_counts(const char *func, const dart__team_t *team, int *t,
         *mpi = false;
         return MPI_SUCCESS;
       } else {
-        icnt[t[i]] = (int)c;
+        if (c & DART__COLL_SHMBIT) *shm = true;
+        icnt[t[i]] = (int)(c & ~DART__COLL_SHMBIT);
       }
     }
     n = left;
@@ -239,9 +243,10 @@ static int read_counts(const char *func, const dart__team_t *team, int *t,
 }
 
 dart_ret_t dart__coll_counts(const char *func, const dart__team_t *team,
-                             int *icnt, bool *mpi)
+                             int *icnt, bool *mpi, bool *shm)
 {
   *mpi = true;
+  *shm = false;
   int n = team->size - 1;
   if (n == 0 || flags_win.win == MPI_WIN_NULL) return DART_OK;
   uint64_t *v = malloc((size_t)n * (sizeof *v + sizeof(int)));
@@ -259,7 +264,7 @@ dart_ret_t dart__coll_counts(const char *func, const dart__team_t *team,
       (uint32_t)(atomic_load_explicit(&w[1], memory_order_relaxed) + 1);
   DART__WATCH(func, "reading the other units' counts", (int)team->id,
               DART__WATCH_NONE, DART__WATCH_NONE, -1);
-  int rc = read_counts(func, team, t, v, n, seq, icnt, mpi);
+  int rc = read_counts(func, team, t, v, n, seq, icnt, mpi, shm);
   dart__watch_end();
   free(v);
   if (rc != MPI_SUCCESS) {

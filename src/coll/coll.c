@@ -43,26 +43,37 @@ static const void *send_or_in_place(const void *sendbuf, size_t sbytes,
   return sendbuf;
 }
 
+/* The counts and displacements of an allgatherv (int, as for MPI). */
+typedef struct {
+  const int *cnt, *dsp;
+} vcounts_t;
+
 /*
- * A bcast or allgather through shared memory (shm.c), watched and observed
- * as DART__COLL_RUN does for MPI's. buf/send NULL: the stand-in of a unit
- * with a bad buffer, which warns the units that depend on it first (as
- * dart__coll_standin does) and returns err.
+ * A bcast, allgather or allgatherv through shared memory (shm.c), watched
+ * and observed as DART__COLL_RUN does for MPI's. buf/send NULL: the
+ * stand-in of a unit with a bad buffer, which warns the units that depend
+ * on it first (as dart__coll_standin does) and returns err. bytes: per
+ * unit; for allgatherv (v != NULL) the element size.
  */
 static dart_ret_t shm_run(const char *func, dart__team_t *team,
                           dart__coll_kind_t kind, const void *send, void *recv,
-                          size_t bytes, int root, dart_ret_t err)
+                          size_t bytes, int root, dart_ret_t err,
+                          const vcounts_t *v)
 {
-  bool bcast = kind == DART__COLL_BCAST;
+  static const char *const what[] = {"shared-memory bcast",
+                                     "shared-memory allgather",
+                                     "shared-memory allgatherv"};
+  int which = kind == DART__COLL_BCAST ? 0 : v == NULL ? 1 : 2;
   if (send == NULL) dart__coll_warn(func, team, kind, root);
   uint64_t t0 = DART__OBS_T0();
-  dart__coll_watch(func,
-                   bcast ? "shared-memory bcast" : "shared-memory allgather",
-                   team, DART__WATCH_NONE);
-  if (bcast)
+  dart__coll_watch(func, what[which], team, DART__WATCH_NONE);
+  if (which == 0)
     dart__coll_shm_bcast(recv, bytes, root);
-  else
+  else if (which == 1)
     dart__coll_shm_allgather(send, recv, bytes);
+  else
+    dart__coll_shm_allgatherv(send, (size_t)v->cnt[team->myid] * bytes, recv,
+                              v->cnt, v->dsp, bytes);
   dart__watch_end();
   DART__OBS_END(t0, dart__obs_coll_kind(func), DART__OBS_NONE, -1, 0);
   return dart__coll_end(func, team, err);
@@ -81,12 +92,12 @@ dart_ret_t dart_bcast(void *buf, size_t nelem, dart_datatype_t dtype,
     ret = DART__COLL_INVAL(__func__, "buf is NULL with %zu elements", nelem);
     ret =
         shm ? shm_run(__func__, team, DART__COLL_BCAST, NULL, NULL, s.bytes,
-                      root.id, ret)
+                      root.id, ret, NULL)
             : dart__coll_standin(__func__, ret, team, DART__COLL_BCAST, s.count,
                                  s.type, s.bytes, root.id, MPI_OP_NULL);
   } else if (shm) {
     ret = shm_run(__func__, team, DART__COLL_BCAST, buf, buf, s.bytes, root.id,
-                  DART_OK);
+                  DART_OK, NULL);
   } else {
     DART__COLL_RUN(
         ret, __func__, team, DART__WATCH_NONE,
@@ -196,13 +207,13 @@ dart_ret_t dart_allgather(const void *sendbuf, void *recvbuf, size_t nelem,
                                  nelem)
               : DART__COLL_INVAL(__func__, "sendbuf overlaps recvbuf");
     ret = shm ? shm_run(__func__, team, DART__COLL_ALLGATHER, NULL, NULL,
-                        s.bytes, -1, ret)
+                        s.bytes, -1, ret, NULL)
               : dart__coll_standin(__func__, ret, team, DART__COLL_ALLGATHER,
                                    s.count, s.type, s.bytes, -1, MPI_OP_NULL);
   } else if (shm) {
     ret = shm_run(__func__, team, DART__COLL_ALLGATHER,
                   send == MPI_IN_PLACE ? own : send, recvbuf, s.bytes, -1,
-                  DART_OK);
+                  DART_OK, NULL);
   } else {
     DART__COLL_RUN(ret, __func__, team, DART__WATCH_NONE,
                    MPI_Allgather(send, s.count, s.type, recvbuf, s.count,
@@ -311,8 +322,8 @@ static dart_ret_t allgatherv_blind(dart__team_t *team, const dart__type_t *d,
   int me = team->myid;
   icnt[me] = nsend > INT_MAX ? INT_MAX : (int)nsend;
   dart__coll_publish(team, (uint32_t)icnt[me]);
-  bool mpi = true;
-  dart_ret_t ret = dart__coll_counts(func, team, icnt, &mpi);
+  bool mpi = true, shm = false;
+  dart_ret_t ret = dart__coll_counts(func, team, icnt, &mpi, &shm);
   if (ret != DART_OK) return ret; /* logged; the others may wait */
   size_t total = 0;
   for (int u = 0; u < team->size; u++) {
@@ -320,6 +331,11 @@ static dart_ret_t allgatherv_blind(dart__team_t *team, const dart__type_t *d,
     total += (size_t)icnt[u];
   }
   if (team->size == 1 || !mpi) return dart__coll_end(func, team, err);
+  if (shm) {
+    vcounts_t v = {icnt, idsp};
+    return shm_run(func, team, DART__COLL_ALLGATHERV, NULL, NULL, d->base_size,
+                   -1, err, &v);
+  }
   if (total > INT_MAX) {
     DART__LOG_ERROR_IN(func,
                        "the counts sum to %zu, above INT_MAX: cannot "
@@ -330,6 +346,18 @@ static dart_ret_t allgatherv_blind(dart__team_t *team, const dart__type_t *d,
   return allgatherv_standin(team, d, icnt, idsp, total, err);
 }
 
+/* Whether an allgatherv with these counts goes through shared memory:
+ * decided from the count arrays, equal on all units. */
+static bool allgatherv_shm(const dart__team_t *team, const int *icnt,
+                           size_t esize)
+{
+  if (!dart__coll_shm_fits(team, 0)) return false;
+  int most = 0;
+  for (int u = 0; u < team->size; u++)
+    if (icnt[u] > most) most = icnt[u];
+  return dart__coll_shm_fits(team, (size_t)most * esize);
+}
+
 /* allgatherv with valid count arrays and total > 0 elements. */
 static dart_ret_t allgatherv_run(dart__team_t *team, const dart__type_t *d,
                                  const void *sendbuf, size_t nsendelem,
@@ -338,9 +366,19 @@ static dart_ret_t allgatherv_run(dart__team_t *team, const dart__type_t *d,
 {
   const char *func = "dart_allgatherv";
   const void *send = NULL;
-  dart__coll_publish(team, (uint32_t)icnt[team->myid]);
+  bool shm = allgatherv_shm(team, icnt, d->base_size);
+  dart__coll_publish(team, (uint32_t)icnt[team->myid] |
+                               (shm ? DART__COLL_SHMBIT : 0));
   dart_ret_t ret = allgatherv_bufs(team, d->base_size, sendbuf, nsendelem,
                                    recvbuf, icnt, idsp, total, &send);
+  if (shm) {
+    vcounts_t v = {icnt, idsp};
+    if (ret == DART_OK && send == MPI_IN_PLACE) /* the own block */
+      send = (const char *)recvbuf + (size_t)idsp[team->myid] * d->base_size;
+    return shm_run(func, team, DART__COLL_ALLGATHERV,
+                   ret == DART_OK ? send : NULL, recvbuf, d->base_size, -1, ret,
+                   &v);
+  }
   if (ret != DART_OK)
     return allgatherv_standin(team, d, icnt, idsp, total, ret);
   int ns = (int)nsendelem;

@@ -218,6 +218,9 @@ extern _Atomic uint64_t *dart__coll_words DART__HIDDEN;
 /* Word [2]'s count for an allgatherv that ended without MPI on this unit
  * (all counts zero, or counts rejected: alike on every unit). */
 #define DART__COLL_NOMPI UINT32_MAX
+/* Set in word [2]'s count (at most INT_MAX) when the allgatherv goes
+ * through shared memory (shm.c) instead of MPI. */
+#define DART__COLL_SHMBIT UINT32_C(0x80000000)
 
 /*
  * Publishes, before an allgatherv (the team's next collective) reaches MPI
@@ -236,12 +239,13 @@ static inline void dart__coll_publish(const dart__team_t *team, uint32_t count)
  * For an allgatherv whose count arrays this unit lacks: reads the count
  * every other unit of the team published for this call (waiting until it
  * has) into icnt[unit]. *mpi becomes false if the call ended without MPI
- * on the others (then icnt is incomplete and nothing must be sent).
+ * on the others (then icnt is incomplete and nothing must be sent); *shm
+ * true if they take shared memory (DART__COLL_SHMBIT).
  * Returns DART_OK, or DART_ERR_NOMEM / DART_ERR_OTHER (logged).
  */
 DART__HIDDEN dart_ret_t dart__coll_counts(const char *func,
                                           const dart__team_t *team, int *icnt,
-                                          bool *mpi);
+                                          bool *mpi, bool *shm);
 
 /* The flag word was set: returns DART_ERR_INVAL (logged) if it names
  * collective seq, else ret. */
@@ -351,6 +355,12 @@ DART__HIDDEN void dart__coll_shm_bcast(void *buf, size_t bytes, int root);
  * contributes zeros and receives nothing. */
 DART__HIDDEN void dart__coll_shm_allgather(const void *send, void *recv,
                                            size_t bytes);
+/* The allgatherv of sbytes from send into recv: unit u's icnt[u] elements
+ * of esize bytes (at most a slot) land at element idsp[u] (send may be the
+ * caller's own block). send NULL: a stand-in, as above. */
+DART__HIDDEN void dart__coll_shm_allgatherv(const void *send, size_t sbytes,
+                                            void *recv, const int *icnt,
+                                            const int *idsp, size_t esize);
 
 /* Module hooks (runtime/modules.c): the policy's collective wait mode
  * (coll_common.c); the window of the collectives' bad-argument flags

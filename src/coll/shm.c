@@ -7,7 +7,8 @@
  * poll (a peer's RMA on this unit's memory may need it, as inside
  * MPI_Barrier) and yields its core after DART_SPIN_COUNT polls.
  *
- * Allreduce and allgather of at most DART__COLL_SHM_SLOT bytes per unit:
+ * Allreduce, allgather and allgatherv of at most DART__COLL_SHM_SLOT bytes
+ * per unit:
  * every unit copies its contribution into its own slot, passes a counter
  * barrier (a second counter, shared by the two, so that a program calling
  * dart_barrier on some units and a data collective on others waits, and
@@ -18,8 +19,11 @@
  *     point included), and a non-commutative op sees increasing unit
  *     order, as MPI_Allreduce gives;
  *   - allgather: every other unit's slot, into its block of the receive
- *     buffer.
- * Two slots per unit, used alternately by the two collectives' calls in
+ *     buffer;
+ *   - allgatherv: the same with each unit's count and displacement (the
+ *     count arrays are equal on all units, so every unit knows what each
+ *     slot holds; coll.c decides from them, alike everywhere).
+ * Two slots per unit, used alternately by the three collectives' calls in
  * the order every unit makes them: a unit writes slot k % 2 of call k only
  * after the barrier of call k - 1, which nobody reaches before it has read
  * every slot of call k - 2, so one barrier per call suffices. The
@@ -51,7 +55,7 @@
 static _Atomic uint64_t *shm_words;
 static char *shm_slot[DART__COLL_SHM_MAX];
 static int shm_n;
-static uint64_t shm_round; /* allreduce and allgather calls so far */
+static uint64_t shm_round; /* allreduce and allgather(v) calls so far */
 static uint64_t bc_round;  /* broadcasts so far */
 
 /* Layout of a unit's area (DART__COLL_SHM_ROOM bytes): the two slots of
@@ -147,6 +151,28 @@ void dart__coll_shm_allgather(const void *send, void *recv, size_t bytes)
   char *out = recv;
   for (int u = 0; u < shm_n; u++) {
     char *block = out + (size_t)u * bytes;
+    if (u != me)
+      memcpy(block, shm_slot[u] + at, bytes);
+    else if (block != send)
+      memcpy(block, send, bytes);
+  }
+}
+
+void dart__coll_shm_allgatherv(const void *send, size_t sbytes, void *recv,
+                               const int *icnt, const int *idsp, size_t esize)
+{
+  size_t at = next_slot();
+  int me = dart__g.myid;
+  if (send != NULL)
+    memcpy(shm_slot[me] + at, send, sbytes);
+  else /* stand-in: the others read what their arrays give this unit */
+    memset(shm_slot[me] + at, 0, DART__COLL_SHM_SLOT);
+  counter_barrier(shm_words + 2);
+  if (send == NULL) return;
+  char *out = recv;
+  for (int u = 0; u < shm_n; u++) {
+    char *block = out + (size_t)idsp[u] * esize;
+    size_t bytes = (size_t)icnt[u] * esize;
     if (u != me)
       memcpy(block, shm_slot[u] + at, bytes);
     else if (block != send)

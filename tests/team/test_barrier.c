@@ -7,17 +7,21 @@
  * others wait through the yielding phase. A sub-team's barrier (MPI)
  * interleaves with DART_TEAM_ALL's.
  *
- * Then dart_allreduce, dart_allgather and dart_bcast back to back, the
- * three kinds interleaved (DART_TEAM_ALL's shared-memory slots on one
- * node, used alternately by allreduce and allgather, MPI above their size,
- * elsewhere and for bcast): every round a new value per unit, sizes below,
- * at and above a slot (4 KiB) mixed, in place now and then, a late unit
- * now and then; every result is checked, so a slot overwritten before
- * every unit has read it shows. Last, dart_bcast back to back with
- * nothing in between (the shared-memory bcast needs no barrier: its root
- * reuses a slot only after every reader has acknowledged it). */
+ * Then dart_allreduce, dart_allgather, dart_allgatherv and dart_bcast back
+ * to back, the four kinds interleaved (DART_TEAM_ALL's shared-memory slots
+ * on one node, used alternately by allreduce and allgather(v), MPI above
+ * their size, elsewhere and for bcast): every round a new value per unit,
+ * sizes below, at and above a slot (4 KiB) mixed (allgatherv: a different
+ * count per unit, zero now and then, blocks in reverse unit order with
+ * gaps), in place now and then, a late unit now and then; every result is
+ * checked, so a slot overwritten before every unit has read it shows. Last,
+ * dart_bcast back to back with nothing in between (the shared-memory bcast
+ * needs no barrier: its root reuses a slot only after every reader has
+ * acknowledged it). */
 #include <stdlib.h>
 #include <time.h>
+
+#include <dash/dart/if/dart_communication.h>
 
 #include "dart_test.h"
 
@@ -94,6 +98,44 @@ static void allgather_round(long r, int me, size_t n, long *buf, long *out)
                      u, i, out[u * nelem + i], value(r, (long)u, i));
 }
 
+/* An allgatherv of round r: unit u sends count(r, u) elements, unit r % n
+ * the round's size (a slot's worth or more now and then, which sends the
+ * whole call through MPI), into blocks in reverse unit order, one element
+ * apart; in place now and then. */
+static size_t gv_count(long r, size_t u, size_t n)
+{
+  return u == (size_t)r % n ? round_size(r) : (size_t)(r + (long)u * 7) % 300;
+}
+
+static void allgatherv_round(long r, int me, size_t n, long *buf, long *out)
+{
+  size_t *cnt = malloc(2 * n * sizeof *cnt), at = 0;
+  TEST_CHECK(cnt != NULL);
+  size_t *dsp = cnt + n;
+  for (size_t k = n; k-- > 0;) {
+    cnt[k] = gv_count(r, k, n);
+    dsp[k] = at;
+    at += cnt[k] + 1;
+  }
+  for (size_t i = 0; i < at; i++) out[i] = -1;
+  long *own = out + dsp[me];
+  for (size_t i = 0; i < cnt[me]; i++) buf[i] = own[i] = value(r, me, i);
+  TEST_OK(dart_allgatherv(r % 8 == 3 ? (r % 16 == 3 ? NULL : own) : buf,
+                          cnt[me], DART_TYPE_LONG, out, cnt, dsp,
+                          DART_TEAM_ALL));
+  for (size_t u = 0; u < n; u++) {
+    for (size_t i = 0; i < cnt[u]; i++)
+      TEST_CHECK_MSG(out[dsp[u] + i] == value(r, (long)u, i),
+                     "allgatherv round %ld: unit %zu's [%zu] = %ld, want %ld",
+                     r, u, i, out[dsp[u] + i], value(r, (long)u, i));
+    TEST_CHECK_MSG(out[dsp[u] + cnt[u]] == -1,
+                   "allgatherv round %ld: the gap after unit %zu's block "
+                   "holds %ld",
+                   r, u, out[dsp[u] + cnt[u]]);
+  }
+  free(cnt);
+}
+
 int main(int argc, char **argv)
 {
   TEST_OK(dart_init(&argc, &argv));
@@ -134,14 +176,15 @@ int main(int argc, char **argv)
   }
 
   static long buf[MAXN];
-  long *out = malloc(n * MAXN * sizeof *out);
+  long *out = malloc(n * (MAXN + 1) * sizeof *out);
   TEST_CHECK(out != NULL);
   for (long r = 1; r <= ROUNDS; r++) {
     if (me.id == (dart_unit_t)(r % (long)n) && r % 37 == 0)
       sleep_us(r % 2 ? 1000 : 50);
-    switch ((r / 2) % 3) {
+    switch ((r / 2) % 4) {
     case 0: allreduce_round(r, me.id, n, buf, out); break;
     case 1: bcast_round(r, me.id, n, buf); break;
+    case 2: allgatherv_round(r, me.id, n, buf, out); break;
     default: allgather_round(r, me.id, n, buf, out); break;
     }
   }
@@ -170,8 +213,8 @@ int main(int argc, char **argv)
   TEST_OK(dart_team_memfree(slots));
   TEST_OK(dart_exit());
   if (me.id == 0)
-    printf("test_barrier: %d rounds of barriers and of allreduce, bcast and "
-           "allgather on %zu units ok\n",
+    printf("test_barrier: %d rounds of barriers and of allreduce, bcast, "
+           "allgather and allgatherv on %zu units ok\n",
            ROUNDS, n);
   return 0;
 }
