@@ -139,7 +139,6 @@ static dart_ret_t dart__mpi_start(int *argc, char ***argv, int requested)
     DART__MPI(MPI_Query_thread(&dart__g.thread_level));
     dart__g.mpi_owned = false;
   }
-  dart__ompi_unique_shm_names();
   DART__MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dart__g.comm));
   DART__MPI(MPI_Comm_set_errhandler(dart__g.comm, MPI_ERRORS_RETURN));
   DART__MPI(MPI_Comm_rank(dart__g.comm, &dart__g.myid));

@@ -10,6 +10,7 @@
 #include "locality/locality_internal.h"
 #include "locks/lock_internal.h"
 #include "transport/probe.h"
+#include "transport/wait.h"
 #include "transport/progress.h"
 #include "transport/transport.h"
 #include "types/dart_datatype.h"
@@ -106,7 +107,10 @@ static dart_ret_t coll_init(dart__policy_t *policy)
 static dart_ret_t progress_init(dart__policy_t *policy)
 {
   dart_ret_t ret = dart__caps_probe(dart__g.comm, dart__g.size, dart__g.myid);
-  return ret != DART_OK ? ret : dart__progress_init(policy);
+  if (ret != DART_OK) return ret;
+  /* node communicators are disjoint (else: the first dart_team_create) */
+  if (dart__g.num_nodes > 1) dart__ompi_unique_shm_names();
+  return dart__progress_init(policy);
 }
 
 static dart_ret_t types_init(dart__policy_t *policy)

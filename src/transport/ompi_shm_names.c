@@ -23,17 +23,28 @@
  * Only osc/rdma names its files this way. When the environment's
  * OMPI_MCA_osc (which overrides every parameter file; dart_init sets it
  * to "^rdma" when it starts Open MPI and the user did not set it) leaves
- * osc/rdma out, nothing is set and the MPI_T session (0.15-0.5 s per
- * process at 4 units on 2 cores, measured) is skipped. Setting the
+ * osc/rdma out, or the capability probe's windows (MPI_Win_create and
+ * dynamic) are not osc/rdma's, nothing is set and the MPI_T session
+ * (0.15-0.5 s per process at 4 units on 2 cores, measured) is skipped.
+ *
+ * Disjoint communicators with windows exist only with several (real or
+ * simulated) nodes, whose node communicators are disjoint, or with a team
+ * other than DART_TEAM_ALL. So dart_init calls this after the probe only
+ * when the job spans nodes; otherwise the first dart_team_create does, on
+ * every unit of the parent team before the new communicator exists (a
+ * single-node program that never creates a team skips the session: 0.22 s
+ * of 0.24 s in dart_init with 4 units on 2 cores, measured). Setting the
  * variable in the environment before MPI_Init instead would also move
  * the files Open MPI makes at start-up to /dev/shm, where a killed job
  * leaves them behind (the fault tests saw it).
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dart_mpi.h"
 #include "transport/osc_list.h"
+#include "transport/probe.h"
 #include "transport/wait.h"
 
 void dart__ompi_unique_shm_names(void)
@@ -45,6 +56,10 @@ void dart__ompi_unique_shm_names(void)
   if (done) return;
   done = true;
   if (dart__osc_list_leaves_out(getenv("OMPI_MCA_osc"), "rdma")) return;
+  const dart__caps_t *c = &dart__caps;
+  if ((c->osc_create[0] != '\0' || c->osc_dynamic[0] != '\0') &&
+      strcmp(c->osc_create, "rdma") != 0 && strcmp(c->osc_dynamic, "rdma") != 0)
+    return; /* the probe found another component for such windows */
   int provided, idx, count, val = 0, level = MPI_THREAD_SINGLE;
   /* At the process's own level: Open MPI 4.1 lowers the level of the
    * whole process to what MPI_T_init_thread asks for (its internal locks
