@@ -109,21 +109,18 @@ static void scratch_free(int64_t *mem, MPI_Win *w)
   free(mem);
 }
 
-/* The progress probes (transport/probe_progress.c), each on a scratch
- * window of its own. Not run where atomics are not (osc/rdma): nothing
- * changes there. */
+/* The progress probe (transport/probe_progress.c), on a scratch window of
+ * its own. Not run where atomics are not (osc/rdma): nothing changes
+ * there. */
 static void probe_progress(MPI_Comm comm, int size, int rank, int *ok)
 {
   if (dart__probe_component_crashes_in_cas(dart__caps.osc_create)) {
-    ok[DART__CAP_GET_MOVES] = ok[DART__CAP_SELF_POLL] = 1;
+    ok[DART__CAP_GET_MOVES] = 1;
     return;
   }
   MPI_Win w = MPI_WIN_NULL;
   int64_t *mem = scratch_window(comm, DART__PROBE_GET_WORDS, &w);
   ok[DART__CAP_GET_MOVES] = dart__probe_get_moves(w, mem, comm, size, rank);
-  scratch_free(mem, &w);
-  mem = scratch_window(comm, 2, &w);
-  ok[DART__CAP_SELF_POLL] = dart__probe_self_poll(w, mem, comm, rank);
   scratch_free(mem, &w);
 }
 

@@ -170,18 +170,18 @@ dart_ret_t dart_accumulate_blocking_local(dart_gptr_t gptr, const void *values,
 
 /*
  * An atomic read (NO_OP) of the caller's own element that peers reach
- * through MPI, where the capability probe found that the owner's MPI
- * atomic reads of its own memory keep peers' accumulates out (Open MPI
- * 4.1's osc/ucx: a unit polling its flag never sees the peer's add). It
- * is then a CPU load after driving MPI progress, as the owner's plain
- * gets are (onesided/rma.c): every MPI atomic writes a 1-8 byte element
- * with one store, so the load sees the value before or after it
- * (unified memory model, §2). false: take the MPI path.
+ * through MPI: a CPU load after driving MPI progress, as the owner's plain
+ * gets are (onesided/rma.c). Every MPI atomic writes a 1-8 byte element
+ * with one store, so the load sees the value before or after it (unified
+ * memory model, §2). The owner's MPI atomic reads of its own memory would
+ * keep peers' accumulates out on Open MPI 4.1's osc/ucx (a unit polling
+ * its flag never sees the peer's add; docs/design.md §7.2), and the load
+ * is cheaper on every MPI. false: take the MPI path.
  */
 static bool own_read(const dart__target_t *t, void *result, size_t esz)
 {
   const dart__segment_t *seg = t->seg;
-  if (dart__caps.cap[DART__CAP_SELF_POLL] || t->unit != seg->myid ||
+  if (!dart__caps.cap[DART__CAP_UNIFIED] || t->unit != seg->myid ||
       seg->own_base == NULL || esz > 8)
     return false;
   dart__progress_poke();

@@ -43,8 +43,7 @@ static const char *const cap_name[DART__CAP_COUNT] = {
     [DART__CAP_ACC_FP] = "float/double SUM, fetch-and-op",
     [DART__CAP_ACC_LDOUBLE] = "long double SUM",
     [DART__CAP_ACC_MINMAX] = "4/8-byte int MIN, MAX, PROD",
-    [DART__CAP_GET_MOVES] = "MPI_Rget lands during a collective",
-    [DART__CAP_SELF_POLL] = "accumulate lands while target polls"};
+    [DART__CAP_GET_MOVES] = "MPI_Rget lands during a collective"};
 
 /* The probe buffer: each unit's is the target of its left neighbour. */
 typedef struct {

@@ -56,8 +56,6 @@ typedef enum {
   DART__CAP_ACC_MINMAX,  /* MIN, MAX, PROD on 4/8-byte ints              */
   DART__CAP_GET_MOVES,   /* an MPI_Rget lands while its origin waits in a
                             collective (without a call on its request)   */
-  DART__CAP_SELF_POLL,   /* a peer's accumulate lands while the target
-                            polls its own memory with MPI atomic reads   */
   DART__CAP_COUNT
 } dart__cap_t;
 

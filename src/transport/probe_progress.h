@@ -1,8 +1,8 @@
 /*
- * Internal: the two progress probes of the capability probe
- * (transport/probe_progress.c). Each is collective over comm, returns 1
- * when the MPI behaves as DART's default paths assume and 0 when DART
- * must route around it; the caller agrees the answers with the others.
+ * Internal: the progress probe of the capability probe
+ * (transport/probe_progress.c). Collective over comm, returns 1 when the
+ * MPI behaves as DART's default paths assume and 0 when DART must route
+ * around it; the caller agrees the answer with the others.
  */
 #ifndef DART__TRANSPORT_PROBE_PROGRESS_H
 #define DART__TRANSPORT_PROBE_PROGRESS_H
@@ -12,19 +12,14 @@
 
 #include "dart_log.h"
 
-/* Words (int64) of the get probe's window; the self-poll probe's has 2.
- * The memory layer makes both windows (over mem, in a lock_all epoch:
- * globmem/probe_windows.c); the transport issues and judges the calls. */
+/* Words (int64) of the get probe's window. The memory layer makes the
+ * window (over mem, in a lock_all epoch: globmem/probe_windows.c); the
+ * transport issues and judges the calls. */
 #define DART__PROBE_GET_WORDS 8192 /* 64 KiB: osc/ucx leaves it unmoved */
 
 /* Whether an MPI_Rget's data lands while its origin waits in a collective
  * without calling MPI on the get's request. */
 DART__HIDDEN int dart__probe_get_moves(MPI_Win w, int64_t *mem, MPI_Comm comm,
                                        int size, int rank);
-
-/* Whether a peer's MPI_Accumulate lands while the target polls its own
- * memory with MPI_Fetch_and_op(MPI_NO_OP). */
-DART__HIDDEN int dart__probe_self_poll(MPI_Win w, int64_t *mem, MPI_Comm comm,
-                                       int rank);
 
 #endif /* DART__TRANSPORT_PROBE_PROGRESS_H */
