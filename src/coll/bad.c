@@ -37,12 +37,12 @@
  * (each unit stores it before its MPI call, so the reader waits at most
  * until that unit has entered the call) and then stands in with those
  * counts, sending its own nsendelem, through MPI or, when the others'
- * words carry DART__COLL_SHMBIT, through the shared-memory slots. Every allgatherv that passes the team
- * and type checks is counted, also when it ends without MPI (all counts
- * zero, or an entry above INT_MAX): its units publish DART__COLL_NOMPI, so
- * the reader learns the call moves no data and returns without MPI too. A
- * count word ahead of this call means the same: that unit could only get
- * past this call without MPI.
+ * words carry DART__COLL_SHMBIT, through the shared-memory slots. Every
+ * allgatherv that passes the team and type checks is counted, also when it ends
+ * without MPI (all counts zero, or an entry above INT_MAX): its units publish
+ * DART__COLL_NOMPI, so the reader learns the call moves no data and returns
+ * without MPI too. A count word ahead of this call means the same: that unit
+ * could only get past this call without MPI.
  *
  * The window memory is plain calloc'ed memory (MPI_Win_create; MPI's own
  * with MPI_Win_allocate where the MPI cannot create windows over existing
