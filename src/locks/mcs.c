@@ -156,8 +156,7 @@ dart_ret_t dart__mcs_try(struct dart_lock_struct *l, bool *acquired)
   dart_ret_t ret = mcs_cas_tail(l, l->myid, -1, &old);
   *acquired = ret == DART_OK && old == -1;
   if (ret == DART_OK && !*acquired) /* the first yielding step */
-    dart__wait_poll(dart__env.spin_count > 0 ? (uint64_t)dart__env.spin_count
-                                             : 0);
+    dart__wait_poll(dart__wait_spins());
   return ret;
 }
 

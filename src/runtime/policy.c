@@ -147,6 +147,8 @@ static dart_ret_t decide_coll_wait(bool *block)
 
 dart_ret_t dart__policy_decide(dart__policy_t *policy)
 {
+  /* local: DART_SPIN_COUNT=-1 spins only where units have CPUs of their own */
+  dart__wait_set_node(node_dedicated());
   policy->progress = parse_progress(dart__env.progress);
   policy->progress_interval_us =
       dart__env.progress_interval_us > 0 ? dart__env.progress_interval_us : 1;

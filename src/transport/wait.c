@@ -19,12 +19,29 @@
 #define DART__CPU_RELAX() ((void)0)
 #endif
 
-/* Spins DART_SPIN_COUNT steps, yields for the next `yields`, then sleeps
- * a few microseconds per step (long waits give the core away). */
+/* Spins of DART_SPIN_COUNT=-1: 200 where every unit of the node has a
+ * CPU, none where units outnumber them (spinning then holds the core that
+ * the unit waited for needs; 4 units on 2 cores: dart_barrier 3.7 against
+ * 2.3 us, an 8-byte allreduce 4.4 against 2.9 us, OSU's shmem_barrier_all
+ * 10.5 against 4.9 us). */
+static uint64_t auto_spins = 200;
+
+void dart__wait_set_node(bool dedicated)
+{
+  auto_spins = dedicated ? 200 : 0;
+}
+
+uint64_t dart__wait_spins(void)
+{
+  long s = dart__env.spin_count;
+  return s < 0 ? auto_spins : (uint64_t)s;
+}
+
+/* Spins dart__wait_spins() steps, yields for the next `yields`, then
+ * sleeps a few microseconds per step (long waits give the core away). */
 static void backoff_step(uint64_t iteration, uint64_t yields)
 {
-  uint64_t spin =
-      (uint64_t)(dart__env.spin_count > 0 ? dart__env.spin_count : 0);
+  uint64_t spin = dart__wait_spins();
   if (iteration < spin) {
     DART__CPU_RELAX();
   } else if (iteration < spin + yields) {

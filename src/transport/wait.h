@@ -51,10 +51,18 @@ DART__HIDDEN int dart__mpi_exscan(const void *send, void *recv, int count,
 
 /*
  * Backoff step for any DART wait loop: call with an increasing iteration
- * counter. Spins for the first DART_SPIN_COUNT iterations, then yields,
+ * counter. Spins for the first dart__wait_spins() iterations, then yields,
  * then sleeps briefly.
  */
 DART__HIDDEN void dart__backoff(uint64_t iteration);
+
+/* The polls before a wait yields: DART_SPIN_COUNT, or for -1 (auto) what
+ * dart__wait_set_node set (200 until then). */
+DART__HIDDEN uint64_t dart__wait_spins(void);
+
+/* Whether this unit's node has a CPU per unit of the job: decides the
+ * spins of DART_SPIN_COUNT=-1 (runtime/policy.c, at dart_init). */
+DART__HIDDEN void dart__wait_set_node(bool dedicated);
 
 /*
  * Step of a loop that polls memory (a lock word, an MCS flag) while it
