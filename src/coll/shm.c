@@ -138,19 +138,28 @@ int dart__coll_shm_allreduce(const void *send, void *recv, size_t bytes,
   return rc;
 }
 
-void dart__coll_shm_allgather(const void *send, void *recv, size_t bytes)
+/*
+ * allgather and allgatherv: this unit's sbytes from send into its slot
+ * (send NULL, a stand-in: zeros, the others read what their arrays give
+ * this unit), the barrier, then every other unit's block out: unit u's
+ * cnt[u] * esize bytes to element dsp[u] of recv, or (cnt NULL) sbytes to
+ * block u.
+ */
+static void gather(const void *send, size_t sbytes, void *recv, const int *cnt,
+                   const int *dsp, size_t esize)
 {
   size_t at = next_slot();
   int me = dart__g.myid;
   if (send != NULL)
-    memcpy(shm_slot[me] + at, send, bytes);
+    memcpy(shm_slot[me] + at, send, sbytes);
   else
-    memset(shm_slot[me] + at, 0, bytes);
+    memset(shm_slot[me] + at, 0, DART__COLL_SHM_SLOT);
   counter_barrier(shm_words + 2);
   if (send == NULL) return;
-  char *out = recv;
   for (int u = 0; u < shm_n; u++) {
-    char *block = out + (size_t)u * bytes;
+    size_t bytes = cnt != NULL ? (size_t)cnt[u] * esize : sbytes;
+    char *block = (char *)recv +
+                  (cnt != NULL ? (size_t)dsp[u] * esize : (size_t)u * sbytes);
     if (u != me)
       memcpy(block, shm_slot[u] + at, bytes);
     else if (block != send)
@@ -158,26 +167,15 @@ void dart__coll_shm_allgather(const void *send, void *recv, size_t bytes)
   }
 }
 
+void dart__coll_shm_allgather(const void *send, void *recv, size_t bytes)
+{
+  gather(send, bytes, recv, NULL, NULL, 1);
+}
+
 void dart__coll_shm_allgatherv(const void *send, size_t sbytes, void *recv,
                                const int *icnt, const int *idsp, size_t esize)
 {
-  size_t at = next_slot();
-  int me = dart__g.myid;
-  if (send != NULL)
-    memcpy(shm_slot[me] + at, send, sbytes);
-  else /* stand-in: the others read what their arrays give this unit */
-    memset(shm_slot[me] + at, 0, DART__COLL_SHM_SLOT);
-  counter_barrier(shm_words + 2);
-  if (send == NULL) return;
-  char *out = recv;
-  for (int u = 0; u < shm_n; u++) {
-    char *block = out + (size_t)idsp[u] * esize;
-    size_t bytes = (size_t)icnt[u] * esize;
-    if (u != me)
-      memcpy(block, shm_slot[u] + at, bytes);
-    else if (block != send)
-      memcpy(block, send, bytes);
-  }
+  gather(send, sbytes, recv, icnt, idsp, esize);
 }
 
 /* Waits until *w == want (acquire), driving progress as the barrier does. */
