@@ -11,6 +11,7 @@
 #include "dart_observe.h"
 #include "team/dart_team.h"
 #include "dart_watch.h"
+#include "transport/cpu_gate.h"
 #include "transport/probe.h"
 #include "transport/wait.h"
 
@@ -148,6 +149,7 @@ static dart_ret_t dart__mpi_start(int *argc, char ***argv, int requested)
 
 static void dart__mpi_stop(void)
 {
+  dart__gate_register_join();
   if (dart__g.comm != MPI_COMM_NULL)
     DART__MPI_LOG(MPI_Comm_free(&dart__g.comm));
   if (dart__g.mpi_owned) DART__MPI_LOG(MPI_Finalize());
@@ -167,6 +169,8 @@ static dart_ret_t dart__init(int *argc, char ***argv, int requested,
   dart__init_logging();
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
+  /* Its RCU grace period overlaps the start of MPI (transport/cpu_gate.h). */
+  dart__gate_register_start();
   dart_ret_t ret = dart__mpi_start(argc, argv, requested);
   if (ret != DART_OK) return ret;
   /* settings that change what units do together, agreed before any

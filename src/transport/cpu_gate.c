@@ -33,10 +33,11 @@
  * x86 the single's fence is the exchange (or locked add) that writes the
  * slot: one locked instruction more than the bare atomic.
  *
- * The asymmetric fence (used when every unit of the node could register
- * for membarrier(2) MEMBARRIER_CMD_GLOBAL_EXPEDITED) moves that fence to
- * the rare side. A single announces with a plain store and only a
- * compiler barrier before its load of G; a bulk that takes G *from 0*
+ * The asymmetric fence (used when the kernel of every unit of the node
+ * offers membarrier(2) MEMBARRIER_CMD_GLOBAL_EXPEDITED) moves that fence to
+ * the rare side. A single of a process registered for it announces with a
+ * plain store and only a compiler barrier before its load of G; a bulk
+ * that takes G *from 0*
  * calls membarrier, which runs a full barrier on every CPU that runs a
  * thread of a registered process (a context switch is one too) before it
  * returns, so either the single's announcement is visible to the bulk's
@@ -50,11 +51,25 @@
  * paused in a row, a single sets it back to 0 (safe at any time: the next
  * bulk then calls membarrier again) and singles are fast again.
  *
+ * The registration (MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED) waits for an
+ * RCU grace period once the process has a second thread: 10-30 ms, which
+ * was a third of dart_init's own time with 4 units on 2 cores. A helper
+ * thread does it while MPI starts (dart__gate_register_start). Until it
+ * is done, the process's singles announce fenced: that is the symmetric
+ * protocol, correct next to any bulk whether or not the bulk runs
+ * membarrier, so a node may mix registered and unregistered units and
+ * only the kernel's offer is agreed. Registration is for good. A single
+ * that reads the flag set (acquire, after the syscall returned) and then
+ * announces plainly is covered: a bulk's membarrier that skipped its CPU
+ * scanned before the registration returned, so that bulk's G was visible
+ * before the flag, and the single's load of G sees it taken.
+ *
  * Fairness: singles that found G taken count themselves in W and leave W
  * only once they are in; a bulk takes a free G only when W is 0 (or it has
  * waited for that for QUICK_SPINS polls), so between two chunks of a long
  * accumulate the waiting singles get in first.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -257,19 +272,51 @@ int dart__cpu_accumulate(const char *func, int g, void *target,
   return 0;
 }
 
-/* Registers the process for the asymmetric fence; true if it can. */
-static bool asym_register(void)
+/* Whether the kernel offers the global expedited membarrier and its
+ * registration (a query: no cost). */
+static bool asym_supported(void)
 {
 #ifdef HAVE_MEMBARRIER
   long q = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0);
   long need = MEMBARRIER_CMD_GLOBAL_EXPEDITED |
               MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED;
-  return q >= 0 && (q & need) == need &&
-         syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED,
-                 0) == 0;
+  return q >= 0 && (q & need) == need;
 #else
   return false;
 #endif
+}
+
+bool dart__gate_registered;
+static pthread_t reg_thread;
+static bool reg_running; /* reg_thread to join */
+
+static void *reg_main(void *arg)
+{
+  (void)arg;
+#ifdef HAVE_MEMBARRIER
+  if (syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED, 0) ==
+      0)
+    __atomic_store_n(&dart__gate_registered, true, __ATOMIC_RELEASE);
+#endif
+  return NULL;
+}
+
+void dart__gate_register_start(void)
+{
+  if (__atomic_load_n(&dart__gate_registered, __ATOMIC_ACQUIRE) ||
+      reg_running || !asym_supported())
+    return;
+  if (pthread_create(&reg_thread, NULL, reg_main, NULL) == 0)
+    reg_running = true;
+  else
+    reg_main(NULL);
+}
+
+void dart__gate_register_join(void)
+{
+  if (!reg_running) return;
+  pthread_join(reg_thread, NULL);
+  reg_running = false;
 }
 
 dart_ret_t dart__cpu_gate_set(const dart__team_t *team, char *own,
@@ -300,7 +347,7 @@ dart_ret_t dart__cpu_gate_set(const dart__team_t *team, char *own,
    * unit alone on its node needs none (single-threaded: no gate at all;
    * threads: their shared slot is a counter, fenced by its locked add). */
   bool alone = nodes == 1 && !dart__g.multithreaded;
-  int can = nodes > 1 && asym_register(), agreed = 0;
+  int can = nodes > 1 && asym_supported(), agreed = 0;
   if (dart__mpi_allreduce(&can, &agreed, 1, MPI_INT, MPI_MIN,
                           team->node_comm) != MPI_SUCCESS) {
     DART_LOG_ERROR("cannot agree on the fence of the accumulate gates");

@@ -66,15 +66,34 @@ typedef struct {
   bool plain;              /* bulk accumulates run plain loops: with the
                               gate, or with none needed (the caller alone and
                               single-threaded on its node)                   */
-  bool asym;               /* asymmetric fence: singles announce with a plain
-                              store, a bulk that takes a free G runs
-                              membarrier(2) first (agreed on the node)       */
+  bool asym;               /* asymmetric fence: a bulk that takes a free G
+                              runs membarrier(2) first (agreed on the node);
+                              singles announce with a plain store once this
+                              process is registered (dart__gate_registered) */
   bool can_asym;           /* the node agreed that it can                    */
   size_t single_max;       /* DART__GATE_SINGLE_MAX, DART__GATE_CHUNK: in    */
   size_t chunk;            /* variables for bench/bench_accumulate's sweeps */
 } dart__gate_t;
 
 extern dart__gate_t dart__gate DART__HIDDEN;
+
+/*
+ * Whether this process is registered for membarrier(2)'s global expedited
+ * barrier. The registration waits for an RCU grace period (10-30 ms) in a
+ * process with more than one thread, so it runs on a helper thread started
+ * by dart_init (dart__gate_register_start); until it is done the singles
+ * of this process take the fenced announcement, which is correct next to
+ * any bulk (plain Dekker), so the node's units need not agree on it.
+ */
+extern bool dart__gate_registered DART__HIDDEN;
+
+/* Starts the registration (once per process; a helper thread, or inline if
+ * no thread can be made). Called by dart_init before MPI starts. */
+DART__HIDDEN void dart__gate_register_start(void);
+
+/* Waits for the helper thread, if any (dart_exit: the library may be
+ * unloaded after it). */
+DART__HIDDEN void dart__gate_register_join(void);
 
 /* Waits until no bulk accumulate holds G and announces again (G was seen
  * non-zero after the announcement in *slot). */
@@ -84,8 +103,9 @@ DART__HIDDEN void dart__gate_wait(const char *func, char *base, uint32_t *slot);
  * Announces a single op of func on the memory of global unit g; returns
  * the slot to pass to dart__gate_leave (NULL: no gate). Between the
  * announcement and the load of G: a full fence (on x86 the exchange or
- * the locked add of a counter is one), or with the asymmetric fence only
- * the compiler's (the bulk side's membarrier supplies the rest).
+ * the locked add of a counter is one), or with the asymmetric fence in a
+ * registered process only the compiler's (the bulk side's membarrier
+ * supplies the rest).
  */
 static inline __attribute__((always_inline)) uint32_t *
 dart__gate_enter(const char *func, int g)
@@ -99,7 +119,8 @@ dart__gate_enter(const char *func, int g)
   uint32_t *slot = (uint32_t *)(void *)(b + dart__gate.slot_rel);
   if (__builtin_expect(dart__gate.counter, 0)) {
     __atomic_fetch_add(slot, 1, __ATOMIC_SEQ_CST);
-  } else if (dart__gate.asym) {
+  } else if (dart__gate.asym &&
+             __atomic_load_n(&dart__gate_registered, __ATOMIC_ACQUIRE)) {
     __atomic_store_n(slot, 1, __ATOMIC_RELAXED);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
   } else {

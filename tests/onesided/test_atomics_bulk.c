@@ -25,6 +25,7 @@
  */
 #include <pthread.h>
 #include <stdbool.h>
+#include <unistd.h>
 
 #include "globmem/dart_segment.h"
 #include "os_common.h"
@@ -523,6 +524,20 @@ int main(int argc, char **argv)
   test_concurrency(fence);
   bool both = gate && dart__gate.can_asym;
   if (both) {
+    /* The registration for membarrier runs on a helper thread from the
+     * start of dart_init: it ends (within seconds, an RCU grace period). */
+    for (int i = 0; i < 10000 &&
+                    !__atomic_load_n(&dart__gate_registered, __ATOMIC_ACQUIRE);
+         i++)
+      usleep(1000);
+    TEST_CHECK(dart__gate_registered);
+    /* Units not registered yet (odd ones) announce fenced next to the
+     * plain announcements of the others and the bulks' membarrier. */
+    os_barrier();
+    if (me % 2 == 1) dart__gate_registered = false;
+    os_barrier();
+    test_concurrency("asymmetric fence, odd units unregistered");
+    dart__gate_registered = true;
     /* The other fence: switched on every unit between barriers. */
     dart__gate.asym = false;
     os_barrier();
