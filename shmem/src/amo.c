@@ -106,20 +106,26 @@ void shmemi_amo(shmem_ctx_t ctx, shmemi_amo_t op, shmemi_dtype_t dt, void *dest,
     return;
   }
   uint64_t zero[2] = {0, 0};
+  dart_gptr_t g = shmemi_tgt_gptr(&t);
   dart_ret_t r;
   if (op == SHMEMI_AMO_CSWAP)
-    r = dart_compare_and_swap(t.g, value, cond, fetch, dty);
+    r = dart_compare_and_swap(g, value, cond, fetch, dty);
   else if (fetching(op))
-    r = dart_fetch_and_op(t.g, value ? value : zero, fetch, dty, amo_op[op]);
+    r = dart_fetch_and_op(g, value ? value : zero, fetch, dty, amo_op[op]);
   else
-    r = dart_accumulate(t.g, value, 1, dty, amo_op[op]);
+    r = dart_accumulate(g, value, 1, dty, amo_op[op]);
   if (r != DART_OK)
     shmemi_fatal(fn, "DART atomic on %p at PE %d failed (%d)", dest, w, (int)r);
-  shmemi_mark(c, &t);
-  /* Fetched values are valid after a flush; a non-fetching operand must be
-   * reusable (local completion). nbi fetches complete at the quiet. */
-  if (fetching(op) ? !nbi : 1) {
-    r = fetching(op) ? dart_flush(t.g) : dart_flush_local(t.g);
-    if (r != DART_OK) shmemi_fatal(fn, "completing the atomic failed");
+  /* Fetched values are valid after a flush, which also completes the
+   * atomic at the target (nothing left for the quiet); a non-fetching
+   * operand must be reusable (local completion). nbi fetches complete at
+   * the quiet. */
+  if (fetching(op) && !nbi) {
+    if (dart_flush(g) != DART_OK)
+      shmemi_fatal(fn, "completing the atomic failed");
+    return;
   }
+  shmemi_mark(c, &t);
+  if (!fetching(op) && dart_flush_local(g) != DART_OK)
+    shmemi_fatal(fn, "completing the atomic failed");
 }

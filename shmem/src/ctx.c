@@ -59,25 +59,19 @@ void shmemi_ctx_fini_all(void)
   memset(&default_ctx, 0, sizeof default_ctx);
 }
 
-struct shmemi_ctx *shmemi_ctx_check(shmem_ctx_t ctx, const char *fn)
+void shmemi_ctx_bad(shmem_ctx_t ctx, const char *fn)
 {
-  shmemi_check_init(fn);
-  if (__builtin_expect(ctx == NULL, 0))
-    shmemi_fatal(fn, "context is SHMEM_CTX_INVALID");
-  if (__builtin_expect(__atomic_load_n(&ctx->magic, __ATOMIC_ACQUIRE) !=
-                           SHMEMI_CTX_MAGIC,
-                       0))
-    shmemi_fatal(fn, "context %p was destroyed or never created", (void *)ctx);
-  return ctx;
+  if (ctx == NULL) shmemi_fatal(fn, "context is SHMEM_CTX_INVALID");
+  shmemi_fatal(fn, "context %p was destroyed or never created", (void *)ctx);
 }
 
-int shmemi_ctx_pe(struct shmemi_ctx *c, int pe, const char *fn)
+void shmemi_pe_bad(int pe, const char *fn)
 {
-  if (c->team == NULL) {
-    if (__builtin_expect(pe < 0 || pe >= shmemi_g.n_pes, 0))
-      shmemi_fatal(fn, "PE %d out of range [0, %d)", pe, shmemi_g.n_pes);
-    return pe;
-  }
+  shmemi_fatal(fn, "PE %d out of range [0, %d)", pe, shmemi_g.n_pes);
+}
+
+int shmemi_ctx_team_pe(struct shmemi_ctx *c, int pe, const char *fn)
+{
   int w = shmemi_team_world_pe(c->team, pe);
   if (w < 0) shmemi_fatal(fn, "PE %d out of range of the context's team", pe);
   return w;
@@ -109,7 +103,10 @@ static void flush_seg(struct shmemi_ctx *c, int s, const char *fn)
 
 void shmemi_ctx_quiet(struct shmemi_ctx *c)
 {
-  if (__atomic_exchange_n(&c->ndirty_hint, 0, __ATOMIC_ACQ_REL) != 0) {
+  /* The load first: an idle quiet makes no locked instruction. A mark that
+   * happened before this quiet is seen (coherence). */
+  if (__atomic_load_n(&c->ndirty_hint, __ATOMIC_RELAXED) != 0 &&
+      __atomic_exchange_n(&c->ndirty_hint, 0, __ATOMIC_ACQ_REL) != 0) {
     flush_seg(c, 0, "shmem_ctx_quiet");
     flush_seg(c, 1, "shmem_ctx_quiet");
   }

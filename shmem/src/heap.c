@@ -24,8 +24,6 @@
  * this is an aligned address on every PE (shmem_align). */
 #define HEAP_ORIGIN_ALIGN ((size_t)16 << 20)
 
-static uint64_t *heap_pad; /* [n_pes] pad of each PE's heap origin */
-
 /* The executable's writable PT_LOAD segment (data and BSS), without its
  * RELRO part (read-only after relocation): the first object
  * dl_iterate_phdr reports is the program itself. */
@@ -151,15 +149,16 @@ int shmemi_heap_init(void)
     shmemi_fatal(fn, "own heap has no address");
   mapped += shmemi_g.heap_peer[shmemi_g.my_pe] == NULL;
   shmemi_g.heap_peer[shmemi_g.my_pe] = own;
-  heap_pad = calloc((size_t)shmemi_g.n_pes, sizeof *heap_pad);
-  if (heap_pad == NULL) shmemi_fatal(fn, "out of memory");
+  shmemi_g.heap_pad = calloc((size_t)shmemi_g.n_pes, sizeof *shmemi_g.heap_pad);
+  if (shmemi_g.heap_pad == NULL) shmemi_fatal(fn, "out of memory");
   uint64_t pad = (HEAP_ORIGIN_ALIGN - (uintptr_t)own % HEAP_ORIGIN_ALIGN) %
                  HEAP_ORIGIN_ALIGN;
-  if (dart_allgather(&pad, heap_pad, 1, DART_TYPE_ULONG, DART_TEAM_ALL) !=
-      DART_OK)
+  if (dart_allgather(&pad, shmemi_g.heap_pad, 1, DART_TYPE_ULONG,
+                     DART_TEAM_ALL) != DART_OK)
     shmemi_fatal(fn, "allgather of the heap origins failed");
   for (int pe = 0; pe < shmemi_g.n_pes; pe++)
-    if (shmemi_g.heap_peer[pe] != NULL) shmemi_g.heap_peer[pe] += heap_pad[pe];
+    if (shmemi_g.heap_peer[pe] != NULL)
+      shmemi_g.heap_peer[pe] += shmemi_g.heap_pad[pe];
   shmemi_g.heap_base = shmemi_g.heap_peer[shmemi_g.my_pe];
   shmemi_g.single_node = mapped == shmemi_g.n_pes;
   register_data(fn);
@@ -175,45 +174,29 @@ void shmemi_heap_fini(void)
   dart_team_memfree(shmemi_g.heap_gptr);
   free(shmemi_g.heap_peer);
   shmemi_g.heap_peer = NULL;
-  free(heap_pad);
-  heap_pad = NULL;
+  free(shmemi_g.heap_pad);
+  shmemi_g.heap_pad = NULL;
   shmemi_g.heap_base = NULL;
   free(blocks);
   blocks = NULL;
   nblocks = cap_blocks = 0;
 }
 
-/* Segment of a symmetric address: 0 heap, 1 data, -1 none; *off. */
-static int seg_of(const void *a, size_t *off)
-{
-  const char *p = a;
-  if (p >= shmemi_g.heap_base && p < shmemi_g.heap_base + shmemi_g.heap_size) {
-    *off = (size_t)(p - shmemi_g.heap_base);
-    return 0;
-  }
-  if (shmemi_g.data_size != 0 && p >= shmemi_g.data_base &&
-      p < shmemi_g.data_base + shmemi_g.data_size) {
-    *off = (size_t)(p - shmemi_g.data_base);
-    return 1;
-  }
-  return -1;
-}
-
 int shmemi_gptr(const void *sym_addr, int world_pe, dart_gptr_t *out)
 {
   size_t off;
-  int s = seg_of(sym_addr, &off);
+  int s = shmemi_seg_of(sym_addr, &off);
   if (s < 0) return -1;
   *out = s == 0 ? shmemi_g.heap_gptr : shmemi_g.data_gptr;
   out->unitid = world_pe;
-  out->addr_or_offs.offset = off + (s == 0 ? heap_pad[world_pe] : 0);
+  out->addr_or_offs.offset = off + (s == 0 ? shmemi_g.heap_pad[world_pe] : 0);
   return 0;
 }
 
 void *shmemi_local_ptr(const void *sym_addr, int world_pe)
 {
   size_t off;
-  int s = seg_of(sym_addr, &off);
+  int s = shmemi_seg_of(sym_addr, &off);
   if (s < 0 || world_pe < 0 || world_pe >= shmemi_g.n_pes) return NULL;
   if (world_pe == shmemi_g.my_pe) return (void *)sym_addr;
   char **peer = s == 0 ? shmemi_g.heap_peer : shmemi_g.data_peer;
@@ -278,7 +261,7 @@ static void *heap_alloc(size_t size, size_t align)
 static int heap_free(void *ptr)
 {
   size_t off;
-  if (seg_of(ptr, &off) != 0) return -1;
+  if (shmemi_seg_of(ptr, &off) != 0) return -1;
   pthread_mutex_lock(&heap_mu);
   long i = find_block(off);
   if (i >= 0) {
@@ -388,7 +371,7 @@ void *shmem_realloc(void *ptr, size_t size)
   size_t off;
   shmemi_quiet_all();
   agree(NULL, __func__); /* everybody's accesses to ptr are done */
-  if (seg_of(ptr, &off) != 0)
+  if (shmemi_seg_of(ptr, &off) != 0)
     shmemi_fatal(__func__, "%p is not a block of the symmetric heap", ptr);
   pthread_mutex_lock(&heap_mu);
   long i = find_block(off);

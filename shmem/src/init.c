@@ -53,11 +53,10 @@ void shmemi_fatal(const char *func, const char *fmt, ...)
   exit(1);
 }
 
-void shmemi_check_init(const char *func)
+void shmemi_not_init(const char *func)
 {
-  if (__builtin_expect(!shmemi_g.initialized, 0))
-    shmemi_fatal(func, "called %s shmem_init",
-                 shmemi_g.finalized ? "after shmem_finalize" : "before");
+  shmemi_fatal(func, "called %s shmem_init",
+               shmemi_g.finalized ? "after shmem_finalize" : "before");
 }
 
 int shmemi_my_pe(void)

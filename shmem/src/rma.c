@@ -10,23 +10,16 @@
 
 #include "shmem_internal.h"
 
-void shmemi_target(const void *addr, size_t nbytes, int pe, const char *fn,
-                   shmemi_tgt_t *t)
+void shmemi_target_bad(const void *addr, size_t nbytes, int pe, int seg,
+                       const char *fn)
 {
-  if (__builtin_expect(shmemi_gptr(addr, pe, &t->g) != 0, 0))
+  if (seg < 0)
     shmemi_fatal(fn,
                  "address %p is not symmetric (neither the symmetric "
                  "heap nor data/BSS)",
                  addr);
-  t->seg = t->g.segid == shmemi_g.heap_gptr.segid ? 0 : 1;
-  size_t lim = t->seg == 0 ? shmemi_g.heap_size : shmemi_g.data_size;
-  size_t off =
-      (size_t)((const char *)addr -
-               (t->seg == 0 ? shmemi_g.heap_base : shmemi_g.data_base));
-  if (__builtin_expect(nbytes > lim - off, 0))
-    shmemi_fatal(fn, "%zu bytes at %p (PE %d) exceed the symmetric %s", nbytes,
-                 addr, pe, t->seg == 0 ? "heap" : "data segment");
-  t->local = shmemi_local_ptr(addr, pe);
+  shmemi_fatal(fn, "%zu bytes at %p (PE %d) exceed the symmetric %s", nbytes,
+               addr, pe, seg == 0 ? "heap" : "data segment");
 }
 
 static void check_buf(const void *p, size_t n, const char *what, const char *fn)
@@ -48,12 +41,13 @@ void shmemi_put(shmem_ctx_t ctx, void *dest, const void *src, size_t nbytes,
     memmove(t.local, src, nbytes);
     return;
   }
-  if (dart_put(t.g, src, nbytes, DART_TYPE_BYTE, DART_TYPE_BYTE) != DART_OK)
+  dart_gptr_t g = shmemi_tgt_gptr(&t);
+  if (dart_put(g, src, nbytes, DART_TYPE_BYTE, DART_TYPE_BYTE) != DART_OK)
     shmemi_fatal(fn, "dart_put of %zu bytes to PE %d failed", nbytes, w);
   shmemi_mark(c, &t);
   /* The source must be reusable on return: local completion. nbi puts
    * complete at the quiet (the source may not be changed until then). */
-  if (!nbi && dart_flush_local(t.g) != DART_OK)
+  if (!nbi && dart_flush_local(g) != DART_OK)
     shmemi_fatal(fn, "dart_flush_local failed");
 }
 
@@ -71,13 +65,14 @@ void shmemi_get(shmem_ctx_t ctx, void *dest, const void *src, size_t nbytes,
     memmove(dest, t.local, nbytes);
     return;
   }
-  if (dart_get(dest, t.g, nbytes, DART_TYPE_BYTE, DART_TYPE_BYTE) != DART_OK)
+  dart_gptr_t g = shmemi_tgt_gptr(&t);
+  if (dart_get(dest, g, nbytes, DART_TYPE_BYTE, DART_TYPE_BYTE) != DART_OK)
     shmemi_fatal(fn, "dart_get of %zu bytes from PE %d failed", nbytes, w);
   if (nbi) {
     shmemi_mark(c, &t);
     return;
   }
-  if (dart_flush_local(t.g) != DART_OK)
+  if (dart_flush_local(g) != DART_OK)
     shmemi_fatal(fn, "dart_flush_local failed");
 }
 
@@ -106,7 +101,7 @@ static void strided(shmem_ctx_t ctx, int put, char *sym, char *local,
         memcpy(l, t.local + off, esz);
       continue;
     }
-    dart_gptr_t g = t.g;
+    dart_gptr_t g = shmemi_tgt_gptr(&t);
     g.addr_or_offs.offset += off;
     dart_ret_t r = put ? dart_put(g, l, esz, DART_TYPE_BYTE, DART_TYPE_BYTE)
                        : dart_get(l, g, esz, DART_TYPE_BYTE, DART_TYPE_BYTE);
@@ -114,7 +109,7 @@ static void strided(shmem_ctx_t ctx, int put, char *sym, char *local,
   }
   if (t.local == NULL) {
     shmemi_mark(c, &t);
-    if (dart_flush_local(t.g) != DART_OK)
+    if (dart_flush_local(shmemi_tgt_gptr(&t)) != DART_OK)
       shmemi_fatal(fn, "dart_flush_local failed");
   }
 }
@@ -156,9 +151,9 @@ void shmemi_put_signal(shmem_ctx_t ctx, void *dest, const void *src,
       memmove(t.local, src, nbytes);
       __atomic_thread_fence(__ATOMIC_RELEASE);
     } else {
-      if (dart_put(t.g, src, nbytes, DART_TYPE_BYTE, DART_TYPE_BYTE) !=
-              DART_OK ||
-          dart_flush(t.g) != DART_OK)
+      dart_gptr_t g = shmemi_tgt_gptr(&t);
+      if (dart_put(g, src, nbytes, DART_TYPE_BYTE, DART_TYPE_BYTE) != DART_OK ||
+          dart_flush(g) != DART_OK)
         shmemi_fatal(fn, "dart_put of %zu bytes to PE %d failed", nbytes, w);
     }
   }

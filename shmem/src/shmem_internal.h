@@ -42,7 +42,9 @@ typedef struct {
   dart_gptr_t heap_gptr; /* the symmetric heap: one DART_TEAM_ALL segment */
   char *heap_base;       /* the caller's heap origin (in its portion)     */
   size_t heap_size;      /* usable bytes from the origin                  */
-  char **heap_peer; /* [n_pes] load/store origin of each PE's heap, or NULL */
+  char **heap_peer;   /* [n_pes] load/store origin of each PE's heap, or NULL */
+  uint64_t *heap_pad; /* [n_pes] pad of each PE's heap origin in its DART
+                         portion (heap.c)                                */
   dart_gptr_t data_gptr; /* data+BSS registration (DART_TEAM_ALL)        */
   char *data_base;
   size_t data_size;
@@ -79,7 +81,13 @@ SHMEMI_HIDDEN _Noreturn void shmemi_fatal(const char *func, const char *fmt,
 SHMEMI_HIDDEN void shmemi_warn(const char *func, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Fatal if the library is not initialized. */
-SHMEMI_HIDDEN void shmemi_check_init(const char *func);
+/* Fatal (one line naming func) outside shmem_init .. shmem_finalize. */
+SHMEMI_HIDDEN __attribute__((cold, noreturn)) void
+shmemi_not_init(const char *func);
+static inline void shmemi_check_init(const char *func)
+{
+  if (__builtin_expect(!shmemi_g.initialized, 0)) shmemi_not_init(func);
+}
 /* Collective symmetric allocation without user-visible barrier semantics
  * (NULL if it does not fit; size 0 gives NULL). */
 SHMEMI_HIDDEN void *shmemi_sym_alloc(size_t size, size_t align);
@@ -143,27 +151,104 @@ struct shmemi_ctx {
 
 SHMEMI_HIDDEN void shmemi_ctx_init_default(void);
 SHMEMI_HIDDEN void shmemi_ctx_fini_all(void);
-/* Validates ctx (SHMEM_CTX_DEFAULT, a live context); fatal otherwise. */
-SHMEMI_HIDDEN struct shmemi_ctx *shmemi_ctx_check(shmem_ctx_t ctx,
-                                                  const char *fn);
 SHMEMI_HIDDEN void shmemi_ctx_quiet(struct shmemi_ctx *c);
+/* The fatal ends of the two checks below (cold, out of line). */
+SHMEMI_HIDDEN __attribute__((cold, noreturn)) void
+shmemi_ctx_bad(shmem_ctx_t ctx, const char *fn);
+SHMEMI_HIDDEN __attribute__((cold, noreturn)) void
+shmemi_pe_bad(int pe, const char *fn);
+/* PE number of a context's (non-world) team translated to the world. */
+SHMEMI_HIDDEN int shmemi_ctx_team_pe(struct shmemi_ctx *c, int pe,
+                                     const char *fn);
+
+/* Validates ctx (SHMEM_CTX_DEFAULT, a live context); fatal otherwise. */
+static inline struct shmemi_ctx *shmemi_ctx_check(shmem_ctx_t ctx,
+                                                  const char *fn)
+{
+  shmemi_check_init(fn);
+  if (__builtin_expect(ctx == NULL ||
+                           __atomic_load_n(&ctx->magic, __ATOMIC_ACQUIRE) !=
+                               SHMEMI_CTX_MAGIC,
+                       0))
+    shmemi_ctx_bad(ctx, fn);
+  return ctx;
+}
+
 /* PE number of the context's team translated to the world. */
-SHMEMI_HIDDEN int shmemi_ctx_pe(struct shmemi_ctx *c, int pe, const char *fn);
+static inline int shmemi_ctx_pe(struct shmemi_ctx *c, int pe, const char *fn)
+{
+  if (__builtin_expect(c->team == NULL, 1)) {
+    if (__builtin_expect((unsigned)pe >= (unsigned)shmemi_g.n_pes, 0))
+      shmemi_pe_bad(pe, fn);
+    return pe;
+  }
+  return shmemi_ctx_team_pe(c, pe, fn);
+}
 
 /* A resolved target: global pointer, segment (0 heap, 1 data) and the
  * load/store address if the caller maps it (else NULL). */
 typedef struct {
-  dart_gptr_t g;
-  int seg;
+  int seg;      /* 0 heap, 1 data+BSS                                   */
+  int pe;       /* world PE (the DART unit)                             */
+  uint64_t off; /* offset in the PE's DART portion                      */
   char *local;
 } shmemi_tgt_t;
-/* Resolves [addr, addr + nbytes) on world PE pe; fatal (one line naming fn,
- * the address and the PE) if it is not symmetric memory. */
-SHMEMI_HIDDEN void shmemi_target(const void *addr, size_t nbytes, int pe,
-                                 const char *fn, shmemi_tgt_t *t);
+
+/* The global pointer of a resolved target, built in registers: filling a
+ * dart_gptr_t in memory field by field (a 16-byte copy, then the 24-bit
+ * unit) and passing it on by value made the next load wait for the
+ * stores (a store-forwarding stall, half of shmemi_amo's time). */
+static inline dart_gptr_t shmemi_tgt_gptr(const shmemi_tgt_t *t)
+{
+  dart_gptr_t g = t->seg == 0 ? shmemi_g.heap_gptr : shmemi_g.data_gptr;
+  g.unitid = t->pe;
+  g.addr_or_offs.offset = t->off;
+  return g;
+}
+/* Segment of a symmetric address: 0 heap, 1 data, -1 none; *off. */
+static inline int shmemi_seg_of(const void *a, size_t *off)
+{
+  const char *p = a;
+  if (p >= shmemi_g.heap_base && p < shmemi_g.heap_base + shmemi_g.heap_size) {
+    *off = (size_t)(p - shmemi_g.heap_base);
+    return 0;
+  }
+  if (shmemi_g.data_size != 0 && p >= shmemi_g.data_base &&
+      p < shmemi_g.data_base + shmemi_g.data_size) {
+    *off = (size_t)(p - shmemi_g.data_base);
+    return 1;
+  }
+  return -1;
+}
+
+/* The fatal ends of shmemi_target (cold, out of line). */
+SHMEMI_HIDDEN __attribute__((cold, noreturn)) void
+shmemi_target_bad(const void *addr, size_t nbytes, int pe, int seg,
+                  const char *fn);
+
+/* Resolves [addr, addr + nbytes) on world PE pe (in range); fatal (one line
+ * naming fn, the address and the PE) if it is not symmetric memory. */
+static inline void shmemi_target(const void *addr, size_t nbytes, int pe,
+                                 const char *fn, shmemi_tgt_t *t)
+{
+  size_t off;
+  int s = shmemi_seg_of(addr, &off);
+  if (__builtin_expect(s < 0, 0)) shmemi_target_bad(addr, nbytes, pe, s, fn);
+  size_t lim = s == 0 ? shmemi_g.heap_size : shmemi_g.data_size;
+  if (__builtin_expect(nbytes > lim - off, 0))
+    shmemi_target_bad(addr, nbytes, pe, s, fn);
+  t->seg = s;
+  t->pe = pe;
+  t->off = off + (s == 0 ? shmemi_g.heap_pad[pe] : 0);
+  char **peer = s == 0 ? shmemi_g.heap_peer : shmemi_g.data_peer;
+  if (pe == shmemi_g.my_pe)
+    t->local = (char *)addr;
+  else
+    t->local = peer != NULL && peer[pe] != NULL ? peer[pe] + off : NULL;
+}
 static inline void shmemi_mark(struct shmemi_ctx *c, const shmemi_tgt_t *t)
 {
-  unsigned char *d = &c->dirty[t->seg][t->g.unitid];
+  unsigned char *d = &c->dirty[t->seg][t->pe];
   if (!__atomic_load_n(d, __ATOMIC_RELAXED))
     __atomic_store_n(d, 1, __ATOMIC_RELAXED);
   if (!__atomic_load_n(&c->ndirty_hint, __ATOMIC_RELAXED))
