@@ -120,11 +120,43 @@ static inline int global_unit(const dart__target_t *t)
   return t->seg->team->l2g[t->unit];
 }
 
-/* Common body of both accumulate calls. */
-static dart_ret_t accumulate(const char *func, dart_gptr_t gptr,
-                             const void *values, size_t nelem,
-                             dart_datatype_t dtype, dart_operation_t op,
-                             bool local_completion)
+/*
+ * The common case of dart_fetch_and_op (result != NULL) and of a
+ * one-element accumulate (result NULL), inline: a 4- or 8-byte integer, an
+ * op with a single atomic instruction, an aligned target in a segment with
+ * CPU atomics. false: nothing done (everything else and every bad argument
+ * take the general path, which checks and logs).
+ */
+static inline __attribute__((always_inline)) bool
+cpu_fast(const char *func, int kind, dart_gptr_t gptr, const void *value,
+         void *result, dart_datatype_t dtype, dart_operation_t op)
+{
+  if (__builtin_expect(value == NULL ||
+                           (uintptr_t)dtype - DART_TYPE_INT >
+                               (uintptr_t)(DART_TYPE_ULONGLONG - DART_TYPE_INT),
+                       0))
+    return false;
+  size_t esz = dart__basic_types[dtype].base_size;
+  dart__segment_t *seg = NULL;
+  char *p = dart__segment_fast(gptr, esz, &seg);
+  if (__builtin_expect(p == NULL || ((uintptr_t)p & (esz - 1)) != 0 ||
+                           !seg->cpu_atomics || !dart__cpu_atomic_fast_op(op),
+                       0))
+    return false;
+  int g = DART__OBS_GUNIT(gptr.teamid, seg, gptr.unitid);
+  uint32_t *slot = dart__gate_enter(func, g);
+  dart__cpu_atomic_fast(p, value, result, esz, dtype, op);
+  dart__gate_leave(slot);
+  dart__shm_mark_atomic();
+  DART__OBS_OP(kind, DART__OBS_SHM, g, esz);
+  return true;
+}
+
+/* Common body of both accumulate calls (out of line: the one-element
+ * common case is cpu_fast). */
+static __attribute__((noinline)) dart_ret_t
+accumulate(const char *func, dart_gptr_t gptr, const void *values, size_t nelem,
+           dart_datatype_t dtype, dart_operation_t op, bool local_completion)
 {
   if (nelem == 0) return DART_OK;
   DART__CHECK_NOTNULL(values);
@@ -158,13 +190,20 @@ static dart_ret_t accumulate(const char *func, dart_gptr_t gptr,
 dart_ret_t dart_accumulate(dart_gptr_t gptr, const void *values, size_t nelem,
                            dart_datatype_t dtype, dart_operation_t op)
 {
+  if (nelem == 1 &&
+      cpu_fast("dart_accumulate", DART__OBS_ACC, gptr, values, NULL, dtype, op))
+    return DART_OK;
   return accumulate(__func__, gptr, values, nelem, dtype, op, false);
 }
 
+/* A CPU atomic is complete when done: the same fast path. */
 dart_ret_t dart_accumulate_blocking_local(dart_gptr_t gptr, const void *values,
                                           size_t nelem, dart_datatype_t dtype,
                                           dart_operation_t op)
 {
+  if (nelem == 1 && cpu_fast("dart_accumulate_blocking_local", DART__OBS_ACC,
+                             gptr, values, NULL, dtype, op))
+    return DART_OK;
   return accumulate(__func__, gptr, values, nelem, dtype, op, true);
 }
 
@@ -246,32 +285,16 @@ fetch_and_op_slow(dart_gptr_t gptr, const void *value, void *result,
 }
 
 /*
- * The common case inline: a 4- or 8-byte integer, an op with a single
- * atomic instruction, an aligned target in a segment with CPU atomics.
- * Everything else (and every bad argument) goes to fetch_and_op_slow.
+ * The common case inline (cpu_fast); everything else (and every bad
+ * argument) goes to fetch_and_op_slow.
  */
 dart_ret_t dart_fetch_and_op(dart_gptr_t gptr, const void *value, void *result,
                              dart_datatype_t dtype, dart_operation_t op)
 {
-  if (__builtin_expect(value != NULL && result != NULL &&
-                           (uintptr_t)dtype - DART_TYPE_INT <=
-                               (uintptr_t)(DART_TYPE_ULONGLONG - DART_TYPE_INT),
-                       1)) {
-    size_t esz = dart__basic_types[dtype].base_size;
-    dart__segment_t *seg = NULL;
-    char *p = dart__segment_fast(gptr, esz, &seg);
-    if (__builtin_expect(p != NULL && ((uintptr_t)p & (esz - 1)) == 0 &&
-                             seg->cpu_atomics && dart__cpu_atomic_fast_op(op),
-                         1)) {
-      int g = DART__OBS_GUNIT(gptr.teamid, seg, gptr.unitid);
-      uint32_t *slot = dart__gate_enter("dart_fetch_and_op", g);
-      dart__cpu_atomic_fast(p, value, result, esz, dtype, op);
-      dart__gate_leave(slot);
-      dart__shm_mark_atomic();
-      DART__OBS_OP(DART__OBS_FETCH_OP, DART__OBS_SHM, g, esz);
-      return DART_OK;
-    }
-  }
+  if (__builtin_expect(result != NULL, 1) &&
+      cpu_fast("dart_fetch_and_op", DART__OBS_FETCH_OP, gptr, value, result,
+               dtype, op))
+    return DART_OK;
   return fetch_and_op_slow(gptr, value, result, dtype, op);
 }
 
