@@ -172,7 +172,10 @@ static dart_ret_t dart__init(int *argc, char ***argv, int requested,
   /* Its RCU grace period overlaps the start of MPI (transport/cpu_gate.h). */
   dart__gate_register_start();
   dart_ret_t ret = dart__mpi_start(argc, argv, requested);
-  if (ret != DART_OK) return ret;
+  if (ret != DART_OK) {
+    dart__gate_register_join();
+    return ret;
+  }
   /* settings that change what units do together, agreed before any
    * module uses them (docs/env.md) */
   ret = (dart_ret_t)dart__env_agree();
