@@ -184,24 +184,21 @@ void shmemi_heap_fini(void)
 
 int shmemi_gptr(const void *sym_addr, int world_pe, dart_gptr_t *out)
 {
+  shmemi_tgt_t t;
   size_t off;
-  int s = shmemi_seg_of(sym_addr, &off);
-  if (s < 0) return -1;
-  *out = s == 0 ? shmemi_g.heap_gptr : shmemi_g.data_gptr;
-  out->unitid = world_pe;
-  out->addr_or_offs.offset = off + (s == 0 ? shmemi_g.heap_pad[world_pe] : 0);
+  if (shmemi_resolve(sym_addr, world_pe, &t, &off) < 0) return -1;
+  *out = shmemi_tgt_gptr(&t);
   return 0;
 }
 
 void *shmemi_local_ptr(const void *sym_addr, int world_pe)
 {
+  shmemi_tgt_t t;
   size_t off;
-  int s = shmemi_seg_of(sym_addr, &off);
-  if (s < 0 || world_pe < 0 || world_pe >= shmemi_g.n_pes) return NULL;
-  if (world_pe == shmemi_g.my_pe) return (void *)sym_addr;
-  char **peer = s == 0 ? shmemi_g.heap_peer : shmemi_g.data_peer;
-  if (peer == NULL || peer[world_pe] == NULL) return NULL;
-  return peer[world_pe] + off;
+  if (world_pe < 0 || world_pe >= shmemi_g.n_pes ||
+      shmemi_resolve(sym_addr, world_pe, &t, &off) < 0)
+    return NULL;
+  return t.local;
 }
 
 /* ---- Deterministic first-fit allocator ----------------------------------

@@ -80,7 +80,6 @@ SHMEMI_HIDDEN _Noreturn void shmemi_fatal(const char *func, const char *fmt,
 /* One line "shmem: <func>: <message>" on stderr (error with return code). */
 SHMEMI_HIDDEN void shmemi_warn(const char *func, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* Fatal if the library is not initialized. */
 /* Fatal (one line naming func) outside shmem_init .. shmem_finalize. */
 SHMEMI_HIDDEN __attribute__((cold, noreturn)) void
 shmemi_not_init(const char *func);
@@ -185,8 +184,9 @@ static inline int shmemi_ctx_pe(struct shmemi_ctx *c, int pe, const char *fn)
   return shmemi_ctx_team_pe(c, pe, fn);
 }
 
-/* A resolved target: global pointer, segment (0 heap, 1 data) and the
- * load/store address if the caller maps it (else NULL). */
+/* A resolved target: segment, PE and offset (its global pointer:
+ * shmemi_tgt_gptr) and the load/store address if the caller maps it (else
+ * NULL). */
 typedef struct {
   int seg;      /* 0 heap, 1 data+BSS                                   */
   int pe;       /* world PE (the DART unit)                             */
@@ -205,6 +205,7 @@ static inline dart_gptr_t shmemi_tgt_gptr(const shmemi_tgt_t *t)
   g.addr_or_offs.offset = t->off;
   return g;
 }
+
 /* Segment of a symmetric address: 0 heap, 1 data, -1 none; *off. */
 static inline int shmemi_seg_of(const void *a, size_t *off)
 {
@@ -221,6 +222,25 @@ static inline int shmemi_seg_of(const void *a, size_t *off)
   return -1;
 }
 
+/* Resolves addr on world PE pe (in range) into *t and its offset from the
+ * segment's origin (*off): the segment (0 heap, 1 data+BSS), -1 (t
+ * untouched) if addr is not symmetric. No bounds check. */
+static inline int shmemi_resolve(const void *addr, int pe, shmemi_tgt_t *t,
+                                 size_t *off)
+{
+  int s = shmemi_seg_of(addr, off);
+  if (s < 0) return -1;
+  t->seg = s;
+  t->pe = pe;
+  t->off = *off + (s == 0 ? shmemi_g.heap_pad[pe] : 0);
+  char **peer = s == 0 ? shmemi_g.heap_peer : shmemi_g.data_peer;
+  if (pe == shmemi_g.my_pe)
+    t->local = (char *)addr;
+  else
+    t->local = peer != NULL && peer[pe] != NULL ? peer[pe] + *off : NULL;
+  return s;
+}
+
 /* The fatal ends of shmemi_target (cold, out of line). */
 SHMEMI_HIDDEN __attribute__((cold, noreturn)) void
 shmemi_target_bad(const void *addr, size_t nbytes, int pe, int seg,
@@ -232,20 +252,13 @@ static inline void shmemi_target(const void *addr, size_t nbytes, int pe,
                                  const char *fn, shmemi_tgt_t *t)
 {
   size_t off;
-  int s = shmemi_seg_of(addr, &off);
+  int s = shmemi_resolve(addr, pe, t, &off);
   if (__builtin_expect(s < 0, 0)) shmemi_target_bad(addr, nbytes, pe, s, fn);
   size_t lim = s == 0 ? shmemi_g.heap_size : shmemi_g.data_size;
   if (__builtin_expect(nbytes > lim - off, 0))
     shmemi_target_bad(addr, nbytes, pe, s, fn);
-  t->seg = s;
-  t->pe = pe;
-  t->off = off + (s == 0 ? shmemi_g.heap_pad[pe] : 0);
-  char **peer = s == 0 ? shmemi_g.heap_peer : shmemi_g.data_peer;
-  if (pe == shmemi_g.my_pe)
-    t->local = (char *)addr;
-  else
-    t->local = peer != NULL && peer[pe] != NULL ? peer[pe] + off : NULL;
 }
+
 static inline void shmemi_mark(struct shmemi_ctx *c, const shmemi_tgt_t *t)
 {
   unsigned char *d = &c->dirty[t->seg][t->pe];
