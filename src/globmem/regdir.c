@@ -28,6 +28,7 @@
 #include "dart_watch.h"
 #include "globmem/globmem_internal.h"
 #include "transport/transport.h"
+#include "transport/wait.h"
 
 enum { DIR_CHUNK = 256, DIR_NCHUNKS = DART__SEG_MAX_REG_ID / DIR_CHUNK };
 
@@ -69,6 +70,7 @@ static dart_ret_t chunk_create(const char *func, dart__team_t *team,
   DART__WATCH(func, "MPI_Win_allocate (registration directory)", (int)team->id,
               DART__WATCH_NONE, DART__WATCH_NONE, ++team->coll_seq);
   MPI_Aint *mem = NULL;
+  dart__ompi_shm_names_before_window(team->size);
   dart_ret_t ret = dart__watch_end_mpi(
       func, "MPI_Win_allocate",
       MPI_Win_allocate((MPI_Aint)(DIR_CHUNK * sizeof *mem), 1, MPI_INFO_NULL,

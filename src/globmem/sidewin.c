@@ -70,6 +70,10 @@ static int side_create(dart__side_window_t *sw, MPI_Comm comm, size_t bytes,
                        int disp_unit, const void *init)
 {
   sw->own_memory = !dart__caps.ran || dart__caps.cap[DART__CAP_WIN_CREATE];
+  int n = 0;
+  int rc = MPI_Comm_size(comm, &n);
+  if (rc != MPI_SUCCESS) return rc;
+  dart__ompi_shm_names_before_window(n);
   if (sw->own_memory) {
     sw->mem = calloc(1, bytes);
     if (sw->mem == NULL) return MPI_ERR_NO_MEM;
@@ -78,8 +82,8 @@ static int side_create(dart__side_window_t *sw, MPI_Comm comm, size_t bytes,
                           comm, &sw->win);
   }
   void *base = NULL;
-  int rc = MPI_Win_allocate((MPI_Aint)bytes, disp_unit, MPI_INFO_NULL, comm,
-                            &base, &sw->win);
+  rc = MPI_Win_allocate((MPI_Aint)bytes, disp_unit, MPI_INFO_NULL, comm, &base,
+                        &sw->win);
   sw->mem = base;
   if (rc == MPI_SUCCESS) {
     if (init != NULL)

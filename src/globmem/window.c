@@ -36,6 +36,7 @@
 #include "globmem/dart_segment.h"
 #include "globmem/globmem_internal.h"
 #include "transport/transport.h"
+#include "transport/wait.h"
 #include "transport/probe.h"
 #include "transport/progress.h"
 
@@ -117,6 +118,7 @@ static void watch_window(const char *func, const char *what,
 dart_ret_t dart__window_create(const char *func, dart__segment_t *seg,
                                void *base, MPI_Aint size)
 {
+  dart__ompi_shm_names_before_window(seg->team->size);
   dart_ret_t ret = WINDOW_CALL(
       func, seg,
       MPI_Win_create(base, size, 1, hints, seg->team->comm, &seg->win));
@@ -126,6 +128,7 @@ dart_ret_t dart__window_create(const char *func, dart__segment_t *seg,
 
 dart_ret_t dart__window_dynamic(const char *func, dart__segment_t *seg)
 {
+  dart__ompi_shm_names_before_window(seg->team->size);
   dart_ret_t ret = WINDOW_CALL(
       func, seg, MPI_Win_create_dynamic(hints, seg->team->comm, &seg->win));
   if (ret != DART_OK) return ret;

@@ -12,6 +12,7 @@
 #include "team/dart_team.h"
 #include "dart_watch.h"
 #include "transport/cpu_gate.h"
+#include "transport/osc_list.h"
 #include "transport/probe.h"
 #include "transport/wait.h"
 
@@ -80,19 +81,36 @@ static void dart__init_logging(void)
 /*
  * Open MPI's default one-sided component for non-shared windows, osc/rdma,
  * crashes in 8-byte compare-and-swap over btl/vader, cannot create a
- * window on a single process and is slow to create windows (measured in
- * docs/design.md). When DART starts MPI itself and the user has not chosen
- * an osc component, it steers Open MPI to osc/ucx. When the application
- * started MPI, osc/rdma may be in use: DART then routes around it per
- * window (no window for one-unit registrations, atomics on osc/rdma
- * windows under a lock word; see globmem/sidewin.c, transport/atomic.c).
+ * window on a single process or between nodes without an RDMA-capable BTL,
+ * and is slow to create windows (measured in docs/design.md). osc/ucx has
+ * none of these faults but sets UCX up at its first window: 15-25 ms per
+ * process with 4 units on 2 cores, and more at MPI_Finalize, which is
+ * 5-10 % of a short single-node program (docs/benchmarks.md). When DART
+ * starts MPI and the user has not chosen an osc component:
+ *  - job on one node as Open MPI's launcher placed it (its
+ *    OMPI_COMM_WORLD_SIZE and OMPI_COMM_WORLD_LOCAL_SIZE, set before the
+ *    process starts; more than one process, no simulated nodes): "^pt2pt".
+ *    osc/rdma (priority 101) then carries the windows over existing
+ *    memory, with DART's per-window workarounds, and osc/ucx (60) those
+ *    osc/rdma refuses; node peers reach nearly everything by load/store;
+ *  - otherwise (several nodes, a launcher that does not say, simulated
+ *    nodes): "^rdma", so Open MPI uses osc/ucx and osc/sm
+ * (dart__osc_default, transport/osc_list.h).
+ * When the application started MPI, osc/rdma may be in use: DART routes
+ * around it per window alike (no window for one-unit registrations,
+ * atomics on osc/rdma windows under a lock word; see globmem/sidewin.c,
+ * transport/atomic.c).
  */
 static void dart__route_around_mpi_bugs(int mpi_already_initialized)
 {
 #ifdef OPEN_MPI
   if (getenv("OMPI_MCA_osc") != NULL) return;
   if (!mpi_already_initialized) {
-    setenv("OMPI_MCA_osc", "^rdma", 0);
+    setenv("OMPI_MCA_osc",
+           dart__osc_default(getenv("OMPI_COMM_WORLD_SIZE"),
+                             getenv("OMPI_COMM_WORLD_LOCAL_SIZE"),
+                             dart__env.sim_node_size),
+           0);
   } else {
     DART_LOG_DEBUG("Open MPI initialized by the application: windows on "
                    "osc/rdma get DART's workarounds");

@@ -273,8 +273,6 @@ static dart_ret_t team_create(const char *func, dart_team_t teamid,
   if (agreed != DART_OK) return ret != DART_OK ? ret : agreed;
   if (ret != DART_OK) return ret;
   int member = dart__group_contains(group, dart__g.myid);
-  /* before the first team's windows can meet a disjoint team's */
-  dart__ompi_unique_shm_names();
   MPI_Comm comm = MPI_COMM_NULL;
   const char *split = "MPI_Comm_split (new team)";
   watch_team(func, split, parent);

@@ -30,10 +30,18 @@
  * Disjoint communicators with windows exist only with several (real or
  * simulated) nodes, whose node communicators are disjoint, or with a team
  * other than DART_TEAM_ALL. So dart_init calls this after the probe only
- * when the job spans nodes; otherwise the first dart_team_create does, on
- * every unit of the parent team before the new communicator exists (a
- * single-node program that never creates a team skips the session: 0.22 s
- * of 0.24 s in dart_init with 4 units on 2 cores, measured). Setting the
+ * when the job spans nodes; otherwise each process calls it before it
+ * takes part in its first window over existing memory or of MPI's own
+ * (MPI_Win_create, _create_dynamic, _allocate) on a communicator of fewer
+ * processes than the job (dart__ompi_shm_names_before_window). The file
+ * of such a window is made by the communicator's first process on the
+ * node, which passes its name on to the others, so its own setting is
+ * what counts, and it has made the call by then. A communicator of the
+ * whole job cannot share its context id with a disjoint one. Shared
+ * windows (osc/sm) name their files after the creating process already.
+ * A single-node program whose teams only allocate (shared windows) skips
+ * the session: 0.22 s per process with 4 units on 2 cores, measured at
+ * its first dart_team_create before. Setting the
  * variable in the environment before MPI_Init instead would also move
  * the files Open MPI makes at start-up to /dev/shm, where a killed job
  * leaves them behind (the fault tests saw it).
@@ -83,4 +91,9 @@ void dart__ompi_unique_shm_names(void)
     MPI_T_cvar_handle_free(&h);
   }
   MPI_T_finalize();
+}
+
+void dart__ompi_shm_names_before_window(int comm_size)
+{
+  if (comm_size < dart__g.size) dart__ompi_unique_shm_names();
 }

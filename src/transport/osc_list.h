@@ -35,4 +35,32 @@ static inline bool dart__osc_list_leaves_out(const char *list, const char *name)
   return (list[0] == '^') == dart__osc_list_names(list, name);
 }
 
+/*
+ * The "osc" setting dart_init gives Open MPI when it starts MPI and the
+ * user chose none (runtime/init.c): "^pt2pt" where Open MPI's launcher put
+ * the whole job on this node (world_size and local_size: its
+ * OMPI_COMM_WORLD_SIZE and OMPI_COMM_WORLD_LOCAL_SIZE, decimal, equal,
+ * above 1) and no nodes are simulated (sim_node_size 0), so that osc/rdma
+ * carries the windows over existing memory and osc/ucx those it refuses;
+ * else "^rdma" (osc/ucx and osc/sm).
+ */
+static inline const char *dart__osc_default(const char *world_size,
+                                            const char *local_size,
+                                            long sim_node_size)
+{
+  if (world_size == NULL || local_size == NULL || sim_node_size > 0)
+    return "^rdma";
+  long n[2] = {0, 0};
+  const char *v[2] = {world_size, local_size};
+  for (int i = 0; i < 2; i++) {
+    const char *p = v[i];
+    if (*p == '\0') return "^rdma";
+    for (; *p != '\0'; p++) {
+      if (*p < '0' || *p > '9' || n[i] > 100000000L) return "^rdma";
+      n[i] = 10 * n[i] + (*p - '0');
+    }
+  }
+  return n[0] > 1 && n[0] == n[1] ? "^pt2pt" : "^rdma";
+}
+
 #endif /* DART__TRANSPORT_OSC_LIST_H */

@@ -90,6 +90,11 @@ DART__HIDDEN void dart__progress_drive(void);
  * per communicator id (ompi_shm_names.c; call before any window exists). */
 DART__HIDDEN void dart__ompi_unique_shm_names(void);
 
+/* The same, before a window over existing memory or of MPI's own is made
+ * on a communicator of comm_size processes: only where fewer than the
+ * job's (a disjoint communicator may share its context id). */
+DART__HIDDEN void dart__ompi_shm_names_before_window(int comm_size);
+
 /*
  * The point-to-point waits of the collectives (coll/p2p.c), in the engine
  * like every other wait: dart__mpi_probe_wait waits until a message

@@ -3,6 +3,8 @@
  * the thread-level check and the backing-file work-around read
  * OMPI_MCA_osc with them) and the rule of DART_COLL_WAIT=auto on an
  * oversubscribed node (dart__coll_wait_prefers_block). */
+#include <string.h>
+
 #include "dart_policy.h"
 #include "dart_test.h"
 #include "transport/osc_list.h"
@@ -34,6 +36,31 @@ static void test_list_leaves_out(void)
   TEST_CHECK(!dart__osc_list_leaves_out("", "rdma"));
 }
 
+/* dart_init's own setting from what Open MPI's launcher says */
+static void test_default(void)
+{
+  TEST_CHECK(strcmp(dart__osc_default("4", "4", 0), "^pt2pt") == 0);
+  TEST_CHECK(strcmp(dart__osc_default("2", "2", 0), "^pt2pt") == 0);
+  /* one process: osc/rdma creates no window on one process */
+  TEST_CHECK(strcmp(dart__osc_default("1", "1", 0), "^rdma") == 0);
+  /* several nodes, simulated nodes, no or bad launcher variables */
+  TEST_CHECK(strcmp(dart__osc_default("4", "2", 0), "^rdma") == 0);
+  TEST_CHECK(strcmp(dart__osc_default("4", "4", 2), "^rdma") == 0);
+  TEST_CHECK(strcmp(dart__osc_default(NULL, "4", 0), "^rdma") == 0);
+  TEST_CHECK(strcmp(dart__osc_default("4", NULL, 0), "^rdma") == 0);
+  TEST_CHECK(strcmp(dart__osc_default("", "", 0), "^rdma") == 0);
+  TEST_CHECK(strcmp(dart__osc_default("4x", "4x", 0), "^rdma") == 0);
+  TEST_CHECK(strcmp(dart__osc_default("-4", "-4", 0), "^rdma") == 0);
+  TEST_CHECK(strcmp(dart__osc_default("99999999999999999999",
+                                      "99999999999999999999", 0),
+                    "^rdma") == 0);
+  TEST_CHECK(strcmp(dart__osc_default("04", "4", 0), "^pt2pt") == 0);
+  /* the setting it gives leaves what it means to leave */
+  TEST_CHECK(!dart__osc_list_leaves_out("^pt2pt", "rdma"));
+  TEST_CHECK(!dart__osc_list_leaves_out("^pt2pt", "ucx"));
+  TEST_CHECK(dart__osc_list_leaves_out("^pt2pt", "pt2pt"));
+}
+
 /* Times (us per 8-byte allreduce) as the probe measured them at 4 units
  * on 2 cores. */
 static void test_coll_wait_rule(void)
@@ -53,6 +80,7 @@ int main(void)
 {
   test_list_names();
   test_list_leaves_out();
+  test_default();
   test_coll_wait_rule();
   printf("unit_osc_policy: OK\n");
   return 0;
