@@ -1,12 +1,18 @@
 /*
- * Contexts: each one its own completion domain. A context records, per
- * segment (heap, data) and PE, that it issued an operation there since its
- * last quiet (byte flags, relaxed atomic stores: no lock, also for shared
- * contexts); shmem_ctx_quiet completes only those targets (dart_flush per
- * target, dart_flush_all when most are marked) and fences, so it never
- * waits for a target only other contexts used. Destroyed contexts are kept
- * (magic cleared) so that a later use is reported instead of reading freed
- * memory. SHMEM_CTX_DEFAULT is a static context of the world team.
+ * Contexts: each one its own completion domain. A context records the
+ * targets (segment, PE) of the operations it issued through DART's MPI
+ * path since its last quiet, up to SHMEMI_TRACK_MAX of them and then
+ * "more" (shmem_track.h: a few words whatever the number of PEs);
+ * shmem_ctx_quiet completes only those targets (dart_flush per target,
+ * dart_flush_all for "more") and fences, so it never waits for a target
+ * only other contexts used, and an idle quiet costs one load and the
+ * fence. Operations on mapped memory (loads, stores, CPU atomics) need no
+ * record: the fence orders them. Threads that share a context
+ * (SHMEM_THREAD_MULTIPLE, neither SHMEM_CTX_PRIVATE nor
+ * SHMEM_CTX_SERIALIZED) record and take under its mutex, after an MPI
+ * call that costs far more; otherwise no lock. Destroyed contexts are
+ * kept (magic cleared) so that a later use is reported instead of reading
+ * freed memory. SHMEM_CTX_DEFAULT is a static context of the world team.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -21,41 +27,34 @@ static pthread_mutex_t ctx_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct shmemi_ctx **all_ctx; /* every context ever created */
 static size_t nall, capall;
 
-static int ctx_setup(struct shmemi_ctx *c, long options, shmem_team_t team)
+static void ctx_setup(struct shmemi_ctx *c, long options, shmem_team_t team)
 {
-  size_t n = (size_t)shmemi_g.n_pes;
-  if (c->dirty[0] == NULL) {
-    c->dirty[0] = calloc(2 * n, 1);
-    if (c->dirty[0] == NULL) return -1;
-    c->dirty[1] = c->dirty[0] + n;
-  } else {
-    memset(c->dirty[0], 0, 2 * n);
-  }
+  c->track.n = 0;
   c->options = options;
   c->team = team;
-  c->ndirty_hint = 0;
+  c->shared = shmemi_g.thread_level == SHMEM_THREAD_MULTIPLE &&
+              (options & (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED)) == 0;
   __atomic_store_n(&c->magic, SHMEMI_CTX_MAGIC, __ATOMIC_RELEASE);
-  return 0;
 }
 
 void shmemi_ctx_init_default(void)
 {
-  if (ctx_setup(&default_ctx, 0, NULL) != 0)
-    shmemi_fatal("shmem_init", "out of memory");
+  pthread_mutex_init(&default_ctx.mu, NULL);
+  ctx_setup(&default_ctx, 0, NULL);
 }
 
 void shmemi_ctx_fini_all(void)
 {
   pthread_mutex_lock(&ctx_mu);
   for (size_t i = 0; i < nall; i++) {
-    free(all_ctx[i]->dirty[0]);
+    pthread_mutex_destroy(&all_ctx[i]->mu);
     free(all_ctx[i]);
   }
   free(all_ctx);
   all_ctx = NULL;
   nall = capall = 0;
   pthread_mutex_unlock(&ctx_mu);
-  free(default_ctx.dirty[0]);
+  pthread_mutex_destroy(&default_ctx.mu);
   memset(&default_ctx, 0, sizeof default_ctx);
 }
 
@@ -77,38 +76,42 @@ int shmemi_ctx_team_pe(struct shmemi_ctx *c, int pe, const char *fn)
   return w;
 }
 
-static void flush_seg(struct shmemi_ctx *c, int s, const char *fn)
+void shmemi_mark_shared(struct shmemi_ctx *c, uint32_t key)
 {
-  dart_gptr_t g = s == 0 ? shmemi_g.heap_gptr : shmemi_g.data_gptr;
-  unsigned char *d = c->dirty[s];
-  int n = shmemi_g.n_pes, cnt = 0;
-  if (DART_GPTR_ISNULL(g)) return;
-  for (int pe = 0; pe < n; pe++)
-    cnt += __atomic_load_n(&d[pe], __ATOMIC_RELAXED);
-  if (cnt == 0) return;
-  if (cnt > 4 && cnt * 2 > n) {
-    for (int pe = 0; pe < n; pe++)
-      __atomic_store_n(&d[pe], 0, __ATOMIC_RELAXED);
-    if (dart_flush_all(g) != DART_OK) shmemi_fatal(fn, "dart_flush_all failed");
+  pthread_mutex_lock(&c->mu);
+  shmemi_track_add(&c->track, key);
+  pthread_mutex_unlock(&c->mu);
+}
+
+static void flush_targets(const uint32_t *keys, int n, const char *fn)
+{
+  dart_gptr_t seg[2] = {shmemi_g.heap_gptr, shmemi_g.data_gptr};
+  if (n < 0) { /* more targets than the record keeps */
+    for (int s = 0; s < 2; s++)
+      if (!DART_GPTR_ISNULL(seg[s]) && dart_flush_all(seg[s]) != DART_OK)
+        shmemi_fatal(fn, "dart_flush_all failed");
     return;
   }
-  for (int pe = 0; pe < n; pe++) {
-    if (!__atomic_load_n(&d[pe], __ATOMIC_RELAXED)) continue;
-    __atomic_store_n(&d[pe], 0, __ATOMIC_RELAXED);
+  for (int i = 0; i < n; i++) {
+    dart_gptr_t g = seg[shmemi_track_seg(keys[i])];
+    int pe = shmemi_track_pe(keys[i]);
     g.unitid = pe;
-    if (dart_flush(g) != DART_OK)
+    if (!DART_GPTR_ISNULL(g) && dart_flush(g) != DART_OK)
       shmemi_fatal(fn, "dart_flush of PE %d failed", pe);
   }
 }
 
 void shmemi_ctx_quiet(struct shmemi_ctx *c)
 {
-  /* The load first: an idle quiet makes no locked instruction. A mark that
-   * happened before this quiet is seen (coherence). */
-  if (__atomic_load_n(&c->ndirty_hint, __ATOMIC_RELAXED) != 0 &&
-      __atomic_exchange_n(&c->ndirty_hint, 0, __ATOMIC_ACQ_REL) != 0) {
-    flush_seg(c, 0, "shmem_ctx_quiet");
-    flush_seg(c, 1, "shmem_ctx_quiet");
+  /* The load first: an idle quiet makes no locked instruction. The
+   * caller's own marks are seen (program order or, for a shared context,
+   * the mutex). */
+  if (!shmemi_track_empty(&c->track)) {
+    uint32_t keys[SHMEMI_TRACK_MAX];
+    if (c->shared) pthread_mutex_lock(&c->mu);
+    int n = shmemi_track_take(&c->track, keys);
+    if (c->shared) pthread_mutex_unlock(&c->mu);
+    flush_targets(keys, n, "shmem_ctx_quiet");
   }
   /* Stores to mapped peers (memcpy paths) become visible in order. */
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -149,9 +152,12 @@ static int ctx_new(shmem_team_t team, long options, shmem_ctx_t *ctx,
       capall = nc;
     }
   }
-  if (c == NULL && nall < capall && (c = calloc(1, sizeof *c)) != NULL)
+  if (c == NULL && nall < capall && (c = calloc(1, sizeof *c)) != NULL) {
+    pthread_mutex_init(&c->mu, NULL);
     all_ctx[nall++] = c;
-  int r = c == NULL ? -1 : ctx_setup(c, options, team);
+  }
+  int r = c == NULL ? -1 : 0;
+  if (c != NULL) ctx_setup(c, options, team);
   pthread_mutex_unlock(&ctx_mu);
   *ctx = r == 0 ? c : SHMEM_CTX_INVALID;
   return r;

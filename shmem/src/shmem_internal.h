@@ -16,6 +16,7 @@
 #ifndef SHMEM_INTERNAL_H
 #define SHMEM_INTERNAL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -23,6 +24,7 @@
 #include <dash/dart/if/dart.h>
 #include <shmem.h>
 
+#include "shmem_track.h"
 #include "shmemi_types_gen.h"
 
 #define SHMEMI_HIDDEN __attribute__((visibility("hidden")))
@@ -140,11 +142,14 @@ struct shmemi_ctx {
   uint32_t magic; /* SHMEMI_CTX_MAGIC while alive, else 0         */
   long options;
   shmem_team_t team;
-  /* Completion domain: the PEs this context has issued RMA or atomics to
-   * since its last quiet, per segment (0 heap, 1 data); byte flags, set
-   * with relaxed atomic stores (no lock, also for shared contexts). */
-  unsigned char *dirty[2];
-  int ndirty_hint; /* > 0: some flag may be set             */
+  /* Completion domain: the targets (segment 0 heap / 1 data, world PE)
+   * of the operations it issued through DART's MPI path since its last
+   * quiet (shmem_track.h: fixed size, whatever the number of PEs). */
+  shmemi_track_t track;
+  /* Threads may share it (SHMEM_THREAD_MULTIPLE, neither PRIVATE nor
+   * SERIALIZED): marks and the quiet's take go under mu; else no lock. */
+  int shared;
+  pthread_mutex_t mu;
 };
 #define SHMEMI_CTX_MAGIC 0x5c7c7a11u
 
@@ -259,13 +264,16 @@ static inline void shmemi_target(const void *addr, size_t nbytes, int pe,
     shmemi_target_bad(addr, nbytes, pe, s, fn);
 }
 
+/* Notes t in c's completion domain (after an operation on DART's MPI
+ * path that the quiet must complete). */
+SHMEMI_HIDDEN void shmemi_mark_shared(struct shmemi_ctx *c, uint32_t key);
 static inline void shmemi_mark(struct shmemi_ctx *c, const shmemi_tgt_t *t)
 {
-  unsigned char *d = &c->dirty[t->seg][t->pe];
-  if (!__atomic_load_n(d, __ATOMIC_RELAXED))
-    __atomic_store_n(d, 1, __ATOMIC_RELAXED);
-  if (!__atomic_load_n(&c->ndirty_hint, __ATOMIC_RELAXED))
-    __atomic_store_n(&c->ndirty_hint, 1, __ATOMIC_RELEASE);
+  uint32_t key = shmemi_track_key(t->seg, t->pe);
+  if (__builtin_expect(c->shared, 0))
+    shmemi_mark_shared(c, key);
+  else
+    shmemi_track_add(&c->track, key);
 }
 
 /* ---- RMA -----------------------------------------------------------------
