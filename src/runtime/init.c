@@ -89,10 +89,14 @@ static void dart__init_logging(void)
  * starts MPI and the user has not chosen an osc component:
  *  - job on one node as Open MPI's launcher placed it (its
  *    OMPI_COMM_WORLD_SIZE and OMPI_COMM_WORLD_LOCAL_SIZE, set before the
- *    process starts; more than one process, no simulated nodes): "^pt2pt".
- *    osc/rdma (priority 101) then carries the windows over existing
- *    memory, with DART's per-window workarounds, and osc/ucx (60) those
- *    osc/rdma refuses; node peers reach nearly everything by load/store;
+ *    process starts; more than one process, no simulated nodes):
+ *    "^ucx,pt2pt", Debian's own default and what the application-initialized
+ *    path runs with. osc/rdma then carries the windows over existing
+ *    memory, with DART's per-window workarounds (a one-process window,
+ *    which it refuses, is never asked of it: no window for one-unit
+ *    registrations, osc/sm for the rest), and osc/sm the shared ones;
+ *    node peers reach nearly everything by load/store. Leaving osc/ucx
+ *    in as a fallback costs its component's start, about 10 ms;
  *  - otherwise (several nodes, a launcher that does not say, simulated
  *    nodes): "^rdma", so Open MPI uses osc/ucx and osc/sm
  * (dart__osc_default, transport/osc_list.h).

@@ -37,11 +37,12 @@ static inline bool dart__osc_list_leaves_out(const char *list, const char *name)
 
 /*
  * The "osc" setting dart_init gives Open MPI when it starts MPI and the
- * user chose none (runtime/init.c): "^pt2pt" where Open MPI's launcher put
- * the whole job on this node (world_size and local_size: its
+ * user chose none (runtime/init.c): "^ucx,pt2pt" (Debian's own default,
+ * which the application-initialized path runs with too) where Open MPI's
+ * launcher put the whole job on this node (world_size and local_size: its
  * OMPI_COMM_WORLD_SIZE and OMPI_COMM_WORLD_LOCAL_SIZE, decimal, equal,
  * above 1) and no nodes are simulated (sim_node_size 0), so that osc/rdma
- * carries the windows over existing memory and osc/ucx those it refuses;
+ * carries the windows over existing memory and osc/sm the shared ones;
  * else "^rdma" (osc/ucx and osc/sm).
  */
 static inline const char *dart__osc_default(const char *world_size,
@@ -60,7 +61,7 @@ static inline const char *dart__osc_default(const char *world_size,
       n[i] = 10 * n[i] + (*p - '0');
     }
   }
-  return n[0] > 1 && n[0] == n[1] ? "^pt2pt" : "^rdma";
+  return n[0] > 1 && n[0] == n[1] ? "^ucx,pt2pt" : "^rdma";
 }
 
 #endif /* DART__TRANSPORT_OSC_LIST_H */

@@ -39,8 +39,8 @@ static void test_list_leaves_out(void)
 /* dart_init's own setting from what Open MPI's launcher says */
 static void test_default(void)
 {
-  TEST_CHECK(strcmp(dart__osc_default("4", "4", 0), "^pt2pt") == 0);
-  TEST_CHECK(strcmp(dart__osc_default("2", "2", 0), "^pt2pt") == 0);
+  TEST_CHECK(strcmp(dart__osc_default("4", "4", 0), "^ucx,pt2pt") == 0);
+  TEST_CHECK(strcmp(dart__osc_default("2", "2", 0), "^ucx,pt2pt") == 0);
   /* one process: osc/rdma creates no window on one process */
   TEST_CHECK(strcmp(dart__osc_default("1", "1", 0), "^rdma") == 0);
   /* several nodes, simulated nodes, no or bad launcher variables */
@@ -54,11 +54,12 @@ static void test_default(void)
   TEST_CHECK(strcmp(dart__osc_default("99999999999999999999",
                                       "99999999999999999999", 0),
                     "^rdma") == 0);
-  TEST_CHECK(strcmp(dart__osc_default("04", "4", 0), "^pt2pt") == 0);
+  TEST_CHECK(strcmp(dart__osc_default("04", "4", 0), "^ucx,pt2pt") == 0);
   /* the setting it gives leaves what it means to leave */
-  TEST_CHECK(!dart__osc_list_leaves_out("^pt2pt", "rdma"));
-  TEST_CHECK(!dart__osc_list_leaves_out("^pt2pt", "ucx"));
-  TEST_CHECK(dart__osc_list_leaves_out("^pt2pt", "pt2pt"));
+  TEST_CHECK(!dart__osc_list_leaves_out("^ucx,pt2pt", "rdma"));
+  TEST_CHECK(!dart__osc_list_leaves_out("^ucx,pt2pt", "sm"));
+  TEST_CHECK(dart__osc_list_leaves_out("^ucx,pt2pt", "ucx"));
+  TEST_CHECK(dart__osc_list_leaves_out("^ucx,pt2pt", "pt2pt"));
 }
 
 /* Times (us per 8-byte allreduce) as the probe measured them at 4 units
