@@ -705,7 +705,8 @@ METHOD = """## Methodology
   minimum over trials.
 * DART runs against its public API only (`include/dash/dart/if`); raw MPI
   and OpenSHMEM run in the same process (Open MPI's oshmem shares the MPI
-  library; `OMPI_MCA_osc=^rdma` as DART requires).
+  library; `OMPI_MCA_osc=^rdma`, so that both run on osc/ucx as DART's
+  RMA path does on (simulated) nodes, where `dart_init` chooses it too).
 * The machine is small and shared (2 cores; 4-unit runs are
   oversubscribed, so scheduling dominates their absolute times; the load
   average during the run is in the setup table). Quick mode (`--quick`,

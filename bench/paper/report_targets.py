@@ -68,7 +68,7 @@ TARGET_NOTES = {
                        "~100 ns for the same step.",
     "rma_get_nb_init": "as for put_nb_init.",
     "gups_mpi": "with Open MPI the raw MPI version is itself a shared-memory "
-                "path: with osc/rdma excluded (as DART requires) Open MPI "
+                "path: with osc/rdma excluded (as this report runs) Open MPI "
                 "serves MPI_Win_allocate on one node with osc/sm, which "
                 "performs MPI_Accumulate by direct loads/stores under a "
                 "window lock. Measured: excluding osc/sm as well "
