@@ -23,7 +23,7 @@
 #   NOMULTIHOST (or an ENV setting DART_SIM_NODE_SIZE) leaves a test out
 #   of this; MULTIHOST_ONLY registers only
 #   these variants. With Open MPI they run with OMPI_MCA_osc=^rdma (what
-#   dart_init sets when it starts MPI), so that tests whose process starts
+#   dart_init sets when it starts MPI for a job spanning nodes), so that tests whose process starts
 #   MPI itself can create windows across hosts (docs/multihost.md).
 #   With OSC (Open MPI only) the test also runs at 2 and 4 units under the
 #   one-sided component settings users of Open MPI choose
