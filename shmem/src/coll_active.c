@@ -182,7 +182,8 @@ static void active_bcast(const char *fn, void *dest, const void *source,
                  PE_root, PE_size);
   check_ptrs(fn, dest, source, nbytes);
   if (aset_world(&as)) { /* the root's dest stays as it is (1.4) */
-    if (nbytes > 0)
+    if (nbytes > 0 &&
+        !shmemi_direct_bcast(fn, dest, source, nbytes, PE_root, 0))
       dart_ok(fn,
               dart_bcast(as.me == PE_root ? (void *)source : dest, nbytes,
                          DART_TYPE_BYTE, DART_TEAM_UNIT_ID(PE_root),
@@ -220,27 +221,46 @@ static void world_collect(const char *fn, void *dest, const void *source,
                           size_t nbytes, int fixed, int n)
 {
   if (fixed) {
-    if (nbytes > 0)
+    if (nbytes > 0 && !shmemi_direct_fcollect(fn, dest, source, nbytes))
       dart_ok(
           fn,
           dart_allgather(source, dest, nbytes, DART_TYPE_BYTE, DART_TEAM_ALL),
           "dart_allgather");
     return;
   }
+  /* Each PE's size, whether its source can be read by load/store and
+   * where its dest lies from its source (coll_direct.c): every PE then
+   * judges every PE's overlap alike. The gather is also the direct path's
+   * entry barrier. */
   size_t *cnt = malloc(2 * (size_t)n * sizeof *cnt);
-  if (cnt == NULL) shmemi_fatal(fn, "out of memory (%d PEs)", n);
+  int64_t *all = malloc(3 * (size_t)n * sizeof *all);
+  if (cnt == NULL || all == NULL) shmemi_fatal(fn, "out of memory (%d PEs)", n);
   size_t *displ = cnt + n;
+  int64_t mine[3] = {(int64_t)nbytes, 1,
+                     (int64_t)((uintptr_t)dest - (uintptr_t)source)};
+  /* Every PE reads the others' blocks at its own source address, so a PE
+   * adding nothing still needs one. */
+  mine[1] = source != NULL && shmemi_direct_mapped(source, nbytes);
   dart_ok(fn,
-          dart_allgather(&nbytes, cnt, sizeof nbytes, DART_TYPE_BYTE,
-                         DART_TEAM_ALL),
+          dart_allgather(mine, all, sizeof mine, DART_TYPE_BYTE, DART_TEAM_ALL),
           "dart_allgather");
-  size_t off = 0;
+  size_t off = 0, most = 0;
   for (int i = 0; i < n; i++) {
+    cnt[i] = (size_t)all[3 * i];
+    most = cnt[i] > most ? cnt[i] : most;
     displ[i] = off;
     off += cnt[i];
   }
+  int direct = shmemi_direct_eligible(most);
+  for (int i = 0; i < n && direct; i++) /* mapped, source apart from dest */
+    direct =
+        all[3 * i + 1] && (cnt[i] == 0 || all[3 * i + 2] >= (int64_t)cnt[i] ||
+                           -all[3 * i + 2] >= (int64_t)off);
+  free(all);
   static const char none; /* a PE with nothing to add may pass NULL */
-  if (off > 0)
+  if (direct)
+    shmemi_direct_collect(fn, dest, source, cnt, displ);
+  else if (off > 0)
     dart_ok(fn,
             dart_allgatherv(nbytes > 0 ? source : &none, nbytes, DART_TYPE_BYTE,
                             dest, cnt, displ, DART_TEAM_ALL),
@@ -419,6 +439,9 @@ void shmemi_active_reduce(void *dest, const void *source, int nreduce,
   if (nreduce < 0) shmemi_fatal(fn, "nreduce %d is negative", nreduce);
   size_t esz = shmemi_dtype_size(dt), nbytes = (size_t)nreduce * esz;
   check_ptrs(fn, dest, source, nbytes);
+  if (aset_world(&as) && nbytes > 0 &&
+      shmemi_direct_reduce(fn, dest, source, (size_t)nreduce, dt, op))
+    return;
   if (aset_world(&as) && nbytes > 0 &&
       nbytes <= WORLD_REDUCE_MAX / (size_t)as.size) {
     world_reduce(fn, dest, source, nreduce, nbytes, as.size, dt, op);

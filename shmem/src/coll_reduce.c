@@ -171,6 +171,9 @@ int shmemi_team_reduce(shmem_team_t team, void *dest, const void *source,
                 shmemi_dtype_name(dt));
     return -1;
   }
+  if (shmemi_team_is_world(team) &&
+      shmemi_direct_reduce(fn, dest, source, nreduce, dt, op))
+    return 0;
   dart_datatype_t type;
   dart_operation_t dop;
   if (dart_op_of(dt, op, &type, &dop) != 0) {

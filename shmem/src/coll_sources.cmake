@@ -5,4 +5,5 @@ set(SHMEMI_COLL_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/coll_team.c
     ${CMAKE_CURRENT_LIST_DIR}/coll_reduce.c
     ${CMAKE_CURRENT_LIST_DIR}/coll_active.c
+    ${CMAKE_CURRENT_LIST_DIR}/coll_direct.c
     ${CMAKE_CURRENT_LIST_DIR}/lock.c)

@@ -75,6 +75,9 @@ int shmemi_team_broadcast(shmem_team_t team, void *dest, const void *source,
     return -1;
   }
   if (nbytes == 0) return 0;
+  if (shmemi_team_is_world(team) &&
+      shmemi_direct_bcast(fn, dest, source, nbytes, root, 1))
+    return 0;
   if (team->my_pe == root && dest != source) memmove(dest, source, nbytes);
   dart_ret_t r =
       dart_bcast(dest, nbytes, DART_TYPE_BYTE,
@@ -102,6 +105,9 @@ int shmemi_team_fcollect(shmem_team_t team, void *dest, const void *source,
   static const char *fn = "shmem_fcollect";
   if (team_args(fn, team, dest, source, nbytes) != 0) return -1;
   if (nbytes == 0) return 0;
+  if (shmemi_team_is_world(team) &&
+      shmemi_direct_fcollect(fn, dest, source, nbytes))
+    return 0;
   size_t total = nbytes * (size_t)team->size;
   void *copy, *tmp = dest;
   const void *in = unaliased(fn, dest, total, source, nbytes, &copy);

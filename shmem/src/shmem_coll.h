@@ -53,6 +53,35 @@ static inline const char *shmemi_dtype_name(shmemi_dtype_t dt)
   return (unsigned)dt < SHMEMI_DT_COUNT ? shmemi_dtinfo[dt].name : "?";
 }
 
+/* coll_direct.c: the world forms by load/store on the peers' symmetric
+ * memory, on one node and above DART's slot size. Every PE of the world
+ * calls them with the same sizes; they return 1 if they did the work, 0 if
+ * the caller goes on with its general path (every PE gets the same answer).
+ * root: world PE; root_dest: the root's dest gets the data too (1.5). */
+SHMEMI_HIDDEN int shmemi_direct_eligible(size_t nbytes);
+/* A team whose PEs are the world's in world order (team PE == world PE),
+ * on DART_TEAM_ALL: the direct forms apply to it. */
+static inline int shmemi_team_is_world(shmem_team_t team)
+{
+  return team->dteam == DART_TEAM_ALL && team->ordered &&
+         team->size == shmemi_g.n_pes;
+}
+SHMEMI_HIDDEN int shmemi_direct_mapped(const void *buf, size_t nbytes);
+SHMEMI_HIDDEN int shmemi_direct_bcast(const char *fn, void *dest,
+                                      const void *source, size_t nbytes,
+                                      int root, int root_dest);
+SHMEMI_HIDDEN int shmemi_direct_fcollect(const char *fn, void *dest,
+                                         const void *source, size_t nbytes);
+/* collect, after the caller gathered every PE's size (cnt, displ: bytes,
+ * by world PE) and whether its source is mapped, and all agreed: copies
+ * and ends with the barrier. */
+SHMEMI_HIDDEN void shmemi_direct_collect(const char *fn, void *dest,
+                                         const void *source, const size_t *cnt,
+                                         const size_t *displ);
+SHMEMI_HIDDEN int shmemi_direct_reduce(const char *fn, void *dest,
+                                       const void *source, size_t nreduce,
+                                       shmemi_dtype_t dt, shmemi_op_t op);
+
 /* Polls with backoff: spins briefly, then yields, then sleeps (capped), so
  * waiting PEs leave the cores to the PEs they wait for. */
 SHMEMI_HIDDEN void shmemi_backoff(unsigned *round);
