@@ -118,9 +118,13 @@ def collect(rundir):
             lib, np_, r = m.group("lib"), int(m.group("np")), m.group("r")
             is_rate, data, rc = parse(os.path.join(pdir, fn))
             if rc != 0 or not data:
+                # A program that dies part way (OSHMEM's atomics) printed
+                # valid rows before: they are kept, the run is listed.
                 fails.append("%s np%d %s r%s rc=%s%s" % (
-                    prog, np_, lib, r, rc, "" if data else " (no data)"))
-                continue
+                    prog, np_, lib, r, rc, " (%d rows kept)" % len(data)
+                    if data else " (no data)"))
+                if not data:
+                    continue
             row = prog
             if prog in MPI_ROWS:
                 row = MPI_ROWS[prog][0]
@@ -226,6 +230,8 @@ def plot(med, rate, np_, path, title):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     libs = libraries(med)
+    # One color per library in every panel, the raw-MPI anchors dotted.
+    color = {lib: "C%d" % (i % 10) for i, lib in enumerate(libs)}
     progs = [p for p in ORDER
              if any(k[0] == p and k[1] == np_ for k in med)]
     if not progs:
@@ -244,8 +250,9 @@ def plot(med, rate, np_, path, title):
                        if (prog, np_, lib, k) in med]
                 if pts:
                     ax.plot([p[0] for p in pts], [p[1] for p in pts],
-                            marker="o", ms=3, label=lib,
-                            lw=2 if lib in OURS else 1)
+                            marker="o", ms=3, label=lib, color=color[lib],
+                            lw=2 if lib in OURS else 1,
+                            ls=":" if lib.startswith("mpi-") else "-")
             ax.set_xscale("log", base=2)
             ax.set_xlabel("bytes")
         else:
@@ -254,7 +261,7 @@ def plot(med, rate, np_, path, title):
             for i, lib in enumerate(libs):
                 ys = [med.get((prog, np_, lib, k), 0) for k in names]
                 ax.bar([j + i * width for j in range(len(names))], ys, width,
-                       label=lib)
+                       label=lib, color=color[lib])
             ax.set_xticks([j + 0.4 - width / 2 for j in range(len(names))])
             ax.set_xticklabels(names, rotation=60, fontsize=6)
         ax.set_yscale("log")
@@ -263,9 +270,14 @@ def plot(med, rate, np_, path, title):
         ax.grid(True, which="both", alpha=0.3)
     for ax in list(axes.flat)[len(progs):]:
         ax.axis("off")
-    axes.flat[0].legend(fontsize=7)
+    from matplotlib.lines import Line2D
+    handles = [Line2D([], [], color=color[lib], lw=2 if lib in OURS else 1,
+                      ls=":" if lib.startswith("mpi-") else "-", marker="o",
+                      ms=3) for lib in libs]
+    fig.legend(handles, libs, loc="lower right", fontsize=8,
+               ncol=1 if len(progs) % cols else len(libs))
     fig.suptitle(title)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
     fig.savefig(path, dpi=90)
     plt.close(fig)
     return True
@@ -284,7 +296,7 @@ def section(med, rate, fails, sizes, docs, title, do_plot):
                 docs, "bench", "osu_np%d.png" % np_), "%s, %d PEs" % (title, np_)):
             parts.append("\n![OSU OpenSHMEM, %d PEs](bench/osu_np%d.png)" % (np_, np_))
     if fails:
-        parts.append("\nRuns without data: " + "; ".join(fails) + ".")
+        parts.append("\nRuns that failed: " + "; ".join(fails) + ".")
     parts.append(END)
     return "\n".join(parts) + "\n"
 

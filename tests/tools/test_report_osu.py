@@ -58,6 +58,9 @@ def main():
           "# OSU OpenSHMEM Atomic Operation Rate Test v7.4\n"
           "*** stack smashing detected ***\n# rc=134 secs=1\n")
 
+    write(runs, "osu_oshm_atomics", "oshmem", 2, 2,
+          (AMO % "0.04").replace("# rc=0", "*** stack smashing ***\n# rc=134"))
+
     values, rate, fails = R.collect(runs)
     med = R.medians(values)
     check(med[("osu_oshm_put", 2, "dart-openmpi", 8)] == 0.03, "median 8 B")
@@ -68,8 +71,11 @@ def main():
     check(med[("osu_oshm_barrier", 4, "mpi-openmpi", "all")] == 6.0,
           "raw MPI barrier row")
     check(rate["osu_oshm_put_mr"] and not rate["osu_oshm_put"], "units")
-    check(fails == ["osu_oshm_atomics np2 oshmem r1 rc=134 (no data)"],
-          "failed run listed: %s" % fails)
+    check(fails == ["osu_oshm_atomics np2 oshmem r1 rc=134 (no data)",
+                    "osu_oshm_atomics np2 oshmem r2 rc=134 (1 rows kept)"],
+          "failed runs listed: %s" % fails)
+    check(med[("osu_oshm_atomics", 2, "oshmem", "longlong_fadd")] == 0.04,
+          "rows of a run that died later are kept")
     best = R.best_other(med, "osu_oshm_put", 2, 8, False, R.libraries(med), None)
     check(best == (0.05, "oshmem"), "best other: %s" % (best,))
     check(abs(R.ratio(0.03, 0.05, False) - 0.6) < 1e-12, "latency ratio")
