@@ -228,39 +228,14 @@ static void world_collect(const char *fn, void *dest, const void *source,
           "dart_allgather");
     return;
   }
-  /* Each PE's size, whether its source can be read by load/store and
-   * where its dest lies from its source (coll_direct.c): every PE then
-   * judges every PE's overlap alike. The gather is also the direct path's
-   * entry barrier. */
   size_t *cnt = malloc(2 * (size_t)n * sizeof *cnt);
-  int64_t *all = malloc(3 * (size_t)n * sizeof *all);
-  if (cnt == NULL || all == NULL) shmemi_fatal(fn, "out of memory (%d PEs)", n);
+  if (cnt == NULL) shmemi_fatal(fn, "out of memory (%d PEs)", n);
   size_t *displ = cnt + n;
-  int64_t mine[3] = {(int64_t)nbytes, 1,
-                     (int64_t)((uintptr_t)dest - (uintptr_t)source)};
-  /* Every PE reads the others' blocks at its own source address, so a PE
-   * adding nothing still needs one. */
-  mine[1] = source != NULL && shmemi_direct_mapped(source, nbytes);
-  dart_ok(fn,
-          dart_allgather(mine, all, sizeof mine, DART_TYPE_BYTE, DART_TEAM_ALL),
-          "dart_allgather");
-  size_t off = 0, most = 0;
-  for (int i = 0; i < n; i++) {
-    cnt[i] = (size_t)all[3 * i];
-    most = cnt[i] > most ? cnt[i] : most;
-    displ[i] = off;
-    off += cnt[i];
-  }
-  int direct = shmemi_direct_eligible(most);
-  for (int i = 0; i < n && direct; i++) /* mapped, source apart from dest */
-    direct =
-        all[3 * i + 1] && (cnt[i] == 0 || all[3 * i + 2] >= (int64_t)cnt[i] ||
-                           -all[3 * i + 2] >= (int64_t)off);
-  free(all);
+  int done = shmemi_direct_collect(fn, dest, source, nbytes, cnt, displ);
+  if (done < 0) shmemi_fatal(fn, "gathering the sizes failed");
+  size_t off = displ[n - 1] + cnt[n - 1];
   static const char none; /* a PE with nothing to add may pass NULL */
-  if (direct)
-    shmemi_direct_collect(fn, dest, source, cnt, displ);
-  else if (off > 0)
+  if (!done && off > 0)
     dart_ok(fn,
             dart_allgatherv(nbytes > 0 ? source : &none, nbytes, DART_TYPE_BYTE,
                             dest, cnt, displ, DART_TEAM_ALL),

@@ -23,6 +23,7 @@
  * path together, never some here and some there. Its inputs otherwise
  * (single_node, the sizes) are the same on every PE.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "shmem_coll.h"
@@ -119,16 +120,46 @@ int shmemi_direct_fcollect(const char *fn, void *dest, const void *source,
   return 1;
 }
 
-void shmemi_direct_collect(const char *fn, void *dest, const void *source,
-                           const size_t *cnt, const size_t *displ)
+int shmemi_direct_collect(const char *fn, void *dest, const void *source,
+                          size_t nbytes, size_t *cnt, size_t *displ)
 {
   int n = shmemi_g.n_pes, me = shmemi_g.my_pe;
+  /* Each PE's size, whether its source can be read by load/store (every
+   * PE reads the others' blocks at its own source address, so a PE adding
+   * nothing still needs one) and where its dest lies from its source, so
+   * that every PE judges every PE's overlap alike. */
+  int64_t mine[3] = {(int64_t)nbytes,
+                     source != NULL && shmemi_direct_mapped(source, nbytes),
+                     (int64_t)((uintptr_t)dest - (uintptr_t)source)};
+  int64_t *all = malloc(3 * (size_t)n * sizeof *all);
+  if (all == NULL) /* the others would wait in the gather */
+    shmemi_fatal(fn, "out of memory (%d PEs)", n);
+  if (dart_allgather(mine, all, sizeof mine, DART_TYPE_BYTE, DART_TEAM_ALL) !=
+      DART_OK) {
+    free(all);
+    return -1;
+  }
+  size_t off = 0, most = 0;
+  for (int i = 0; i < n; i++) {
+    cnt[i] = (size_t)all[3 * i];
+    most = cnt[i] > most ? cnt[i] : most;
+    displ[i] = off;
+    off += cnt[i];
+  }
+  int direct = shmemi_direct_eligible(most);
+  for (int i = 0; i < n && direct; i++) /* mapped, source apart from dest */
+    direct =
+        all[3 * i + 1] && (cnt[i] == 0 || all[3 * i + 2] >= (int64_t)cnt[i] ||
+                           -all[3 * i + 2] >= (int64_t)off);
+  free(all);
+  if (!direct) return 0;
   for (int i = 0; i < n; i++) {
     int pe = (me + i) % n;
     if (cnt[pe] > 0)
       memmove((char *)dest + displ[pe], peer(source, pe), cnt[pe]);
   }
   barrier(fn);
+  return 1;
 }
 
 int shmemi_direct_reduce(const char *fn, void *dest, const void *source,

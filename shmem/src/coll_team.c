@@ -135,14 +135,24 @@ int shmemi_team_collect(shmem_team_t team, void *dest, const void *source,
   size_t *cnt = calloc((size_t)n * 2, sizeof(size_t));
   if (cnt == NULL) return dart_fail(fn, "calloc", DART_ERR_NOMEM);
   size_t *displ = cnt + n, off = 0;
-  dart_ret_t r = dart_allgather(&nbytes, cnt, 1, DART_TYPE_SIZET, team->dteam);
-  if (r != DART_OK) {
-    free(cnt);
-    return dart_fail(fn, "dart_allgather", r);
-  }
-  for (int i = 0; i < n; i++) { /* team order */
-    displ[team->dart_unit[i]] = off;
-    off += cnt[team->dart_unit[i]];
+  dart_ret_t r = DART_OK;
+  if (shmemi_team_is_world(team)) { /* team order is world order */
+    int done = shmemi_direct_collect(fn, dest, source, nbytes, cnt, displ);
+    if (done != 0) {
+      free(cnt);
+      return done > 0 ? 0 : dart_fail(fn, "the size gather", DART_ERR_OTHER);
+    }
+    off = displ[n - 1] + cnt[n - 1];
+  } else {
+    r = dart_allgather(&nbytes, cnt, 1, DART_TYPE_SIZET, team->dteam);
+    if (r != DART_OK) {
+      free(cnt);
+      return dart_fail(fn, "dart_allgather", r);
+    }
+    for (int i = 0; i < n; i++) { /* team order */
+      displ[team->dart_unit[i]] = off;
+      off += cnt[team->dart_unit[i]];
+    }
   }
   void *copy;
   const void *in = unaliased(fn, dest, off, source, nbytes, &copy);

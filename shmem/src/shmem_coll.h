@@ -72,12 +72,14 @@ SHMEMI_HIDDEN int shmemi_direct_bcast(const char *fn, void *dest,
                                       int root, int root_dest);
 SHMEMI_HIDDEN int shmemi_direct_fcollect(const char *fn, void *dest,
                                          const void *source, size_t nbytes);
-/* collect, after the caller gathered every PE's size (cnt, displ: bytes,
- * by world PE) and whether its source is mapped, and all agreed: copies
- * and ends with the barrier. */
-SHMEMI_HIDDEN void shmemi_direct_collect(const char *fn, void *dest,
-                                         const void *source, const size_t *cnt,
-                                         const size_t *displ);
+/* collect over the world: gathers every PE's size into cnt and displ
+ * (bytes, by world PE; n_pes entries each) together with what the direct
+ * path needs, which the gather also synchronizes. Returns 1 if it did the
+ * collect by load/store, 0 if the caller goes on with cnt and displ, -1
+ * if the gather failed (fatal if memory runs out). */
+SHMEMI_HIDDEN int shmemi_direct_collect(const char *fn, void *dest,
+                                        const void *source, size_t nbytes,
+                                        size_t *cnt, size_t *displ);
 SHMEMI_HIDDEN int shmemi_direct_reduce(const char *fn, void *dest,
                                        const void *source, size_t nreduce,
                                        shmemi_dtype_t dt, shmemi_op_t op);

@@ -6,7 +6,8 @@
  * dest untouched), fcollect64, collect64 (uneven sizes, one PE adding
  * nothing), the *_to_all reductions (in place too, sources in data+BSS and
  * on the heap), and the team forms on SHMEM_TEAM_WORLD (broadcastmem with
- * the root's dest written, fcollectmem, reductions in and out of place).
+ * the root's dest written, fcollectmem, int64_collect, reductions in and
+ * out of place).
  * Sizes just at and just above the limit; a PE whose source is private
  * memory (not symmetric) must not split the PEs between two paths.
  * Every result is checked element by element, and the bytes around the
@@ -148,6 +149,17 @@ static void team_forms(size_t n)
   for (int p = 0; p < npes; p++)
     for (size_t k = 0; k < n; k++) TEST_CHECK(dst[p * n + k] == val(p, k));
   check_guard(n * npes, "fcollectmem");
+  size_t total = 0;
+  for (int p = 0; p < npes; p++) total += share(p, n);
+  reset(total);
+  shmem_team_sync(w);
+  TEST_OK(shmem_int64_collect(w, dst, src, share(me, n)));
+  size_t off = 0;
+  for (int p = 0; p < npes; p++)
+    for (size_t k = 0; k < share(p, n); k++, off++)
+      TEST_CHECK_MSG(dst[off] == val(p, k), "int64_collect n %zu: [%zu] %lld",
+                     n, off, (long long)dst[off]);
+  check_guard(total, "int64_collect");
   /* reductions: out of place, then in place; doubles of integers add up
    * exactly, so every PE must see the same bits */
   double *ds = (double *)(void *)src, *dd = (double *)(void *)dst;
