@@ -33,7 +33,7 @@
 #ifndef SHMEMI_DIRECT_MIN
 #define SHMEMI_DIRECT_MIN ((size_t)4096)
 #endif
-/* Elements combined per step of a reduction (the accumulator stays in L1). */
+/* Bytes combined per step of a reduction (the accumulator stays in L1). */
 #define DIRECT_CHUNK 4096
 
 int shmemi_direct_eligible(size_t nbytes)
