@@ -28,6 +28,9 @@ import statistics
 import sys
 from collections import defaultdict
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from report_fmt import md_header, splice_section  # noqa: E402
+
 BEGIN = "<!-- osu: begin -->"
 END = "<!-- osu: end -->"
 FNAME = re.compile(r"^(?P<lib>.+)\.np(?P<np>\d+)\.r(?P<r>\d+)\.out$")
@@ -150,7 +153,7 @@ def _better(a, b, rate):
     return a > b if rate else a < b
 
 
-def best_other(med, prog, np_, key, rate, libs, mine):
+def best_other(med, prog, np_, key, rate, libs):
     """The best value of the OpenSHMEM libraries that are not this one,
     and which library it is."""
     best = None
@@ -194,7 +197,7 @@ def table(med, rate, np_, sizes):
     mpi_libs = [x for x in libs if x.startswith("mpi-")]
     head = ["benchmark", "size / op", "unit"] + shmem_libs + mpi_libs + \
         ["DART/best other (OMPI, MPICH)", "best other"]
-    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    out = md_header(*head)
     for prog in ORDER:
         r = rate.get(prog, False)
         for key in _keys(med, prog, np_, sizes):
@@ -202,7 +205,7 @@ def table(med, rate, np_, sizes):
                      "%d B" % key if isinstance(key, int) else key,
                      "msgs/s" if r else "us"]
             cells += [_fmt(med.get((prog, np_, x, key)), r) for x in libs]
-            best = best_other(med, prog, np_, key, r, libs, None)
+            best = best_other(med, prog, np_, key, r, libs)
             rs = [ratio(med.get((prog, np_, x, key)), best and best[0], r)
                   for x in OURS]
             cells.append(", ".join("-" if x is None else "%.2f" % x for x in rs))
@@ -301,16 +304,6 @@ def section(med, rate, fails, sizes, docs, title, do_plot):
     return "\n".join(parts) + "\n"
 
 
-def splice(path, text):
-    with open(path) as f:
-        doc = f.read()
-    if BEGIN not in doc or END not in doc:
-        raise SystemExit("%s: no %s ... %s markers" % (path, BEGIN, END))
-    a, b = doc.index(BEGIN), doc.index(END) + len(END)
-    with open(path, "w") as f:
-        f.write(doc[:a] + text.rstrip("\n") + doc[b:])
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("rundir")
@@ -329,7 +322,11 @@ def main(argv=None):
     text = section(medians(values), rate, fails, sizes, a.docs, a.title,
                    not a.no_plot)
     if a.splice:
-        splice(os.path.join(a.docs, "benchmarks.md"), text)
+        md = os.path.join(a.docs, "benchmarks.md")
+        with open(md) as f:
+            if BEGIN not in f.read():
+                raise SystemExit("%s: no %s ... %s markers" % (md, BEGIN, END))
+        splice_section(md, text, BEGIN, END)
     else:
         sys.stdout.write(text)
     return 0

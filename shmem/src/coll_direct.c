@@ -45,12 +45,8 @@ int shmemi_direct_eligible(size_t nbytes)
 int shmemi_direct_mapped(const void *buf, size_t nbytes)
 {
   shmemi_tgt_t t;
-  size_t off;
-  int s = shmemi_resolve(buf, shmemi_g.my_pe, &t, &off);
-  if (s < 0) return 0;
-  size_t lim = s == 0 ? shmemi_g.heap_size : shmemi_g.data_size;
-  if (nbytes > lim - off) return 0;
-  return s == 0 || shmemi_g.data_cpu_atomics;
+  int s = shmemi_resolve_range(buf, nbytes, shmemi_g.my_pe, &t);
+  return s == 0 || (s == 1 && shmemi_g.data_cpu_atomics);
 }
 
 /* [a, a + alen) and [b, b + blen) share a byte. */

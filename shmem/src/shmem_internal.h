@@ -251,17 +251,27 @@ SHMEMI_HIDDEN __attribute__((cold, noreturn)) void
 shmemi_target_bad(const void *addr, size_t nbytes, int pe, int seg,
                   const char *fn);
 
-/* Resolves [addr, addr + nbytes) on world PE pe (in range); fatal (one line
- * naming fn, the address and the PE) if it is not symmetric memory. */
-static inline void shmemi_target(const void *addr, size_t nbytes, int pe,
-                                 const char *fn, shmemi_tgt_t *t)
+/* Resolves [addr, addr + nbytes) on world PE pe (in range): its segment
+ * (0 heap, 1 data+BSS), or -1 if addr is not symmetric memory, or -2 if
+ * the range runs past the end of its segment. */
+static inline int shmemi_resolve_range(const void *addr, size_t nbytes, int pe,
+                                       shmemi_tgt_t *t)
 {
   size_t off;
   int s = shmemi_resolve(addr, pe, t, &off);
-  if (__builtin_expect(s < 0, 0)) shmemi_target_bad(addr, nbytes, pe, s, fn);
+  if (__builtin_expect(s < 0, 0)) return -1;
   size_t lim = s == 0 ? shmemi_g.heap_size : shmemi_g.data_size;
-  if (__builtin_expect(nbytes > lim - off, 0))
-    shmemi_target_bad(addr, nbytes, pe, s, fn);
+  return __builtin_expect(nbytes > lim - off, 0) ? -2 : s;
+}
+
+/* shmemi_resolve_range, fatal (one line naming fn, the address and the
+ * PE) if the range is not symmetric memory. */
+static inline void shmemi_target(const void *addr, size_t nbytes, int pe,
+                                 const char *fn, shmemi_tgt_t *t)
+{
+  int s = shmemi_resolve_range(addr, nbytes, pe, t);
+  if (__builtin_expect(s < 0, 0))
+    shmemi_target_bad(addr, nbytes, pe, s == -1 ? -1 : t->seg, fn);
 }
 
 /* Notes t in c's completion domain (after an operation on DART's MPI

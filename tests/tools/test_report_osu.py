@@ -76,7 +76,7 @@ def main():
           "failed runs listed: %s" % fails)
     check(med[("osu_oshm_atomics", 2, "oshmem", "longlong_fadd")] == 0.04,
           "rows of a run that died later are kept")
-    best = R.best_other(med, "osu_oshm_put", 2, 8, False, R.libraries(med), None)
+    best = R.best_other(med, "osu_oshm_put", 2, 8, False, R.libraries(med))
     check(best == (0.05, "oshmem"), "best other: %s" % (best,))
     check(abs(R.ratio(0.03, 0.05, False) - 0.6) < 1e-12, "latency ratio")
     check(abs(R.ratio(5e7, 4e7, True) - 0.8) < 1e-12, "rate ratio")
